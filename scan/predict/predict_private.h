@@ -293,7 +293,7 @@ typedef struct {
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "6-reconciled-pages"
+#define LAB_PREDICT_MODEL_VERSION "7-folded-band"
 
 /* WiredTiger 3.2's page format as mongod's tables use it, one place for the models that build pages
  * (predict_pack.c: leaf pages; predict_cands_wl.c: internal pages): the allocation unit a block is written
@@ -310,8 +310,9 @@ typedef struct {
    const char *why;                      /* why LRU (NULL: the miniature ran) */
    double misses[LAB_STACKDIST_CLASSES]; /* the miniature's page reads per class */
    lab_scan_evictsim_result_t sim;
-   /* the band's upper edge where the load is not in order (predict_evict.c): the miniature again with the
-    * eviction threads' held "no keep" episodes at every look, the page reads per class (held_band: set) */
+   /* the band's upper edge (predict_evict.c: the detail layout's load not in order, the folded layout's in
+    * order): the miniature again with the eviction threads' held "no keep" episodes at every look, the
+    * page reads per class (held_band: set) */
    bool held_band;
    double held_misses[LAB_STACKDIST_CLASSES];
 } lab_scan_predict_model_t;
@@ -356,10 +357,11 @@ int64_t lab_scan_predict_master_at (const lab_scan_predict_input_t *in, int64_t 
  * gave the point's figures (the eviction miniature or LRU): the load times use the same. */
 typedef struct {
    double bytes[2], misses[2];
-   /* the detail layout's band edge where the point states one (read_amplification_held): its bytes and
-    * misses with the eviction threads' held "no keep" episodes at every look (held: set) */
-   bool held;
-   double held_bytes, held_misses;
+   /* each layout's band edge where the point states one (read_amplification_held; predict_evict.c says
+    * where): its bytes and misses with the eviction threads' held "no keep" episodes at every look (held[i]:
+    * set) */
+   bool held[2];
+   double held_bytes[2], held_misses[2];
 } lab_scan_predict_point_reads_t;
 
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per

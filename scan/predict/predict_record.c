@@ -110,15 +110,15 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          reads->misses[i] = misses[i];
       }
    }
-   if (reads) {
-      reads->held = false;
-      if (pm[0].held_band && !pm[0].why) {
+   for (i = 0; reads && i < 2; i++) {
+      reads->held[i] = false;
+      if (pm[i].held_band && !pm[i].why) {
          /* the band's edge, never under the figure itself (its load time and speedup: predict_speed.c) */
          double hm = 0,
-                hb = scaled_read_bytes (tr->sd[0], cache, tr->mini.rate, l, 0, pm[0].held_misses, &hm);
-         reads->held = true;
-         reads->held_bytes = fmax (hb, rb[0]);
-         reads->held_misses = fmax (hm, misses[0]);
+                hb = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, pm[i].held_misses, &hm);
+         reads->held[i] = true;
+         reads->held_bytes[i] = fmax (hb, rb[i]);
+         reads->held_misses[i] = fmax (hm, misses[i]);
       }
    }
    BSON_APPEND_INT64 (point, LAB_RESULTS_KEY_CACHE_SIZE, (int64_t)cache);

@@ -2,11 +2,24 @@
  * predict_speed.c -- each predicted point's load seconds and speedup per load order ("speed": key, and
  * random), from the point's reads in key order (the miniature's where it ran) and the random order's traces'
  * LRU misses (predict_record.c's scaling of a sample), and the cost figures
- * (predict_cost.c); where the detail layout states a band, the speedup at its held edge too.
+ * (predict_cost.c); where a layout states a band, the speedup at its held edge too: the detail's raises
+ * the speedup (speedup_held), the folded layout's lowers it (speedup_low).
  */
 #include "scan/predict/predict_private.h"
 
 #include <string.h>
+
+/* held_seconds -- the load seconds of `layout` at its band's held edge (reads->held[layout] set). */
+static double
+held_seconds (const traces_t *tr, const layouts_t *l, int layout, int64_t nload,
+              const lab_scan_predict_cost_t *c, const lab_scan_predict_point_reads_t *reads)
+{
+   lab_scan_predict_work_t w;
+   double wait, cpu;
+
+   lab_scan_predict_work_of (tr, l, layout, nload, reads->held_misses[layout], reads->held_bytes[layout], &w);
+   return lab_scan_predict_cost_seconds (c, &w, &wait, &cpu);
+}
 
 /* speed_of -- the load seconds of both layouts at `cache` from traces `tr` into `d`, and the speedup. */
 static void
@@ -39,16 +52,21 @@ speed_of (bson_t *d, const char *name, uint64_t cache, const traces_t *tr, const
    if (s[1] > 0) {
       BSON_APPEND_DOUBLE (&o, "speedup", s[0] / s[1]);
    }
-   if (reads && reads->held && s[1] > 0) {
-      /* the band's other edge: the detail load at its held "no keep" reads (predict_evict.c), the folded
-       * load as it is (the band is the detail layout's only) */
-      lab_scan_predict_work_t w;
-      double wait, cpu, held_s;
-
-      lab_scan_predict_work_of (tr, l, 0, nload, reads->held_misses, reads->held_bytes, &w);
-      held_s = lab_scan_predict_cost_seconds (c, &w, &wait, &cpu);
+   if (reads && reads->held[0] && s[1] > 0) {
+      /* the band's upper edge: the detail load at its held "no keep" reads (predict_evict.c), the folded
+       * load at its figure */
+      double held_s = held_seconds (tr, l, 0, nload, c, reads);
       BSON_APPEND_DOUBLE (&o, "detail_s_held", held_s);
       BSON_APPEND_DOUBLE (&o, "speedup_held", held_s / s[1]);
+   }
+   if (reads && reads->held[1]) {
+      /* the lower edge: the folded load at its held reads (an in-order load of several documents a page),
+       * the detail load at its figure */
+      double held_s = held_seconds (tr, l, 1, nload, c, reads);
+      BSON_APPEND_DOUBLE (&o, "folded_s_held", held_s);
+      if (held_s > 0) {
+         BSON_APPEND_DOUBLE (&o, "speedup_low", s[0] / held_s);
+      }
    }
    bson_append_document_end (d, &o);
 }

@@ -119,9 +119,9 @@ band_row (const char *md)
 }
 
 /* check_report -- layout-report renders the predicted file as a prediction, and a measured sweep with
- * --prediction gets the section with one row per point. */
+ * --prediction gets the section with one row per point, the bands of `pred` (its results) in them. */
 static void
-check_report (const char *dir, const char *pred_path, const char *meas_path)
+check_report (const char *dir, const char *pred_path, const char *meas_path, const bson_t *pred)
 {
    char *bin = lab_test_bin ("layout-report"), *cmd, *out = NULL, *err = NULL, *sec;
    int rc;
@@ -156,6 +156,29 @@ check_report (const char *dir, const char *pred_path, const char *meas_path)
       if (!band_row (part)) {
          fail_msg ("the report shows no band (\"A to B\") for a load not in order:\n%s", part);
       }
+      /* the speedup's band in the row of a point whose folded layout states one: from its lower edge
+       * (speedup_low) to the detail's held edge, or to the figure */
+      {
+         int i;
+         for (i = 0; i < NPOINTS; i++) {
+            char path[128], cell[96];
+            double lo, hi;
+            snprintf (path, sizeof path, "sweep.%d.speed.key.speedup_low", i);
+            if (!lab_test_json_has (pred, path)) {
+               continue;
+            }
+            lo = num (pred, path);
+            snprintf (path, sizeof path, "sweep.%d.speed.key.speedup_held", i);
+            if (!lab_test_json_has (pred, path)) {
+               snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
+            }
+            hi = num (pred, path);
+            snprintf (cell, sizeof cell, "| %.2f to %.2f |", lo, hi);
+            if (!strstr (part, cell)) {
+               fail_msg ("point %d: the report shows no speedup band \"%s\":\n%s", i, cell, part);
+            }
+         }
+      }
       bson_free (part);
    }
    bson_free (cmd);
@@ -165,34 +188,38 @@ check_report (const char *dir, const char *pred_path, const char *meas_path)
 }
 
 /* check_held_band -- where the miniature gave point i's `layout` figure: the detail layout of a load not in
- * order (no held wakes: a scattered shape) states the band's upper edge, the same run with the eviction
- * threads' held "no keep" episodes (docs/results.md, "No keep at twice the file"), not under the figure
- * itself, and the speedup's edge at those reads; the folded layout and an in-order load (its episodes are
- * in the figure) state none. */
+ * order (no held wakes: a scattered shape) and the folded layout's load, in key order, state the band's
+ * upper edge, the same run with the eviction threads' held "no keep" episodes (docs/results.md, "No keep at
+ * twice the file"), not under the figure itself, and the speedup's edge at those reads (the detail's over
+ * the speedup, the folded layout's under it); the detail layout of an in-order load (its episodes are in
+ * the figure) states none. */
 static void
 check_held_band (const char *tag, const bson_t *pred, int i, const char *layout, bool scattered)
 {
+   bool detail = strcmp (layout, "detail") == 0;
+   bool want = !detail || scattered;
    char path[128], held[128];
-   bool want;
 
    snprintf (path, sizeof path, "sweep.%d.%s.read_amplification", i, layout);
    snprintf (held, sizeof held, "sweep.%d.%s.read_amplification_held", i, layout);
-   want = strcmp (layout, "detail") == 0 && scattered;
    if (want != lab_test_json_has (pred, held)) {
       fail_msg ("%s: %s is %s", tag, held, want ? "missing" : "there, for a layout that states no band");
    }
    if (want) {
-      print_message ("%s point %d detail: read amplification %.2f, held band to %.2f\n", tag, i,
+      print_message ("%s point %d %s: read amplification %.2f, held band to %.2f\n", tag, i, layout,
                      num (pred, path), num (pred, held));
       if (!(num (pred, held) >= num (pred, path))) {
          fail_msg ("%s: %s %.2f under the figure %.2f", tag, held, num (pred, held), num (pred, path));
       }
-      /* the speedup's band: the detail load timed at the held edge's reads, never under the figure's */
+      /* the speedup's band: the layout's load timed at the held edge's reads; the detail's raises the
+       * speedup, the folded layout's lowers it */
       snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
-      snprintf (held, sizeof held, "sweep.%d.speed.key.speedup_held", i);
+      snprintf (held, sizeof held, "sweep.%d.speed.key.%s", i, detail ? "speedup_held" : "speedup_low");
       if (lab_test_json_has (pred, path) &&
-          (!lab_test_json_has (pred, held) || !(num (pred, held) >= num (pred, path)))) {
-         fail_msg ("%s: %s missing or under the speedup %.2f", tag, held, num (pred, path));
+          (!lab_test_json_has (pred, held) ||
+           !(detail ? num (pred, held) >= num (pred, path) : num (pred, held) <= num (pred, path)))) {
+         fail_msg ("%s: %s missing or %s the speedup %.2f", tag, held, detail ? "under" : "over",
+                   num (pred, path));
       }
    }
 }
@@ -416,7 +443,7 @@ check_shape (const char *tag, const char *shape, bool scattered, bool report)
    check_speed (tag, pred, meas);
    check_folded_pages (tag, dir, pred);
    if (report) {
-      check_report (dir, pred_path, meas_path);
+      check_report (dir, pred_path, meas_path, pred);
    }
    bson_destroy (pred);
    bson_destroy (meas);
