@@ -277,22 +277,27 @@ wl_table() {
      | join("\t"))' "$1" | column -t -s $'\t'
 }
 
-# band_table PRED MEAS -- where the prediction states the detail layout's band (read_amplification_held: a
-# load not in order), per cache the measured MiB read against the band [figure, held edge] and its errors,
-# and the measured speedup against the speedup's band [speedup, speedup_held] (x = predicted / measured)
+# band_table PRED MEAS -- where the prediction states a layout's band (read_amplification_held: the detail
+# layout of a load not in order, the folded layout of one in order), per cache the measured MiB read
+# against the band [figure, held edge] and its errors, and on the detail lines the measured speedup against
+# the speedup's band [speedup_low or the speedup, speedup_held or the speedup] (x = predicted / measured)
 band_table() {
   jq -r --slurpfile m "$2" '
     def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
     def pct(a; b): ((a - b) / b * 100 | round | tostring) + "%";
-    [.sweep[] | select(.detail.read_amplification_held)] as $ps | select($ps | length > 0)
-    | "detail band (figure to its held \"no keep\" edge) against the measured MiB read:",
+    def r2(x): (x * 100 | round / 100);
+    . as $pred | ("detail", "folded") as $ly
+    | [$pred.sweep[] | select(.[$ly].read_amplification_held)] as $ps | select($ps | length > 0)
+    | "\($ly) band (figure to its held \"no keep\" edge) against the measured MiB read:",
       ($m[0].sweep[] as $q | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p
-       | select($p != null) | ($q.summary.detail.block_read_bytes.median) as $b
-       | ($p.summary.detail.block_read_bytes.median) as $lo
-       | ($lo / $p.detail.read_amplification * $p.detail.read_amplification_held) as $hi
+       | select($p != null) | ($q.summary[$ly].block_read_bytes.median) as $b
+       | ($p.summary[$ly].block_read_bytes.median) as $lo
+       | ($lo / $p[$ly].read_amplification * $p[$ly].read_amplification_held) as $hi
        | ($q.summary.detail.elapsed_s.median / $q.summary.folded.elapsed_s.median) as $ms
-       | ($p.speed.key.speedup // null) as $sl | ($p.speed.key.speedup_held // null) as $sh
-       | "  \(mib($q.cache_size_bytes)) MiB: measured \(mib($b)), band \(mib($lo)) (\(pct($lo; $b))) to \(mib($hi)) (\(pct($hi; $b)))\(if $b >= $lo and $b <= $hi then ", inside" else "" end)\(if $sl and $sh then "; speedup measured \($ms * 100 | round / 100), band \($sl * 100 | round / 100) (\($sl / $ms * 100 | round / 100)x) to \($sh * 100 | round / 100) (\($sh / $ms * 100 | round / 100)x)\(if $ms >= $sl and $ms <= $sh then ", inside" else "" end)" else "" end)")' "$1"
+       | ($p.speed.key.speedup // null) as $sp
+       | (if $sp then ($p.speed.key.speedup_low // $sp) else null end) as $sl
+       | (if $sp then ($p.speed.key.speedup_held // $sp) else null end) as $sh
+       | "  \(mib($q.cache_size_bytes)) MiB: measured \(mib($b)), band \(mib($lo)) (\(pct($lo; $b))) to \(mib($hi)) (\(pct($hi; $b)))\(if $b >= $lo and $b <= $hi then ", inside" else "" end)\(if $ly == "detail" and $sl and $sh then "; speedup measured \(r2($ms)), band \(r2($sl)) (\(r2($sl / $ms))x) to \(r2($sh)) (\(r2($sh / $ms))x)\(if $ms >= $sl and $ms <= $sh then ", inside" else "" end)" else "" end)")' "$1"
 }
 
 # cands_table PRED MEAS -- each candidate's MiB read predicted / measured (error) per cache
