@@ -36,6 +36,8 @@
 #                      clustered  --order clustered (each bill's rows together)
 #                      few        a twentieth of the masters, twenty times the rows each
 #                      uniform    --dist uniform --open-bills 300
+#                      small      6.5 times the masters, 20 rows each (--dist fixed): many folded
+#                                 documents a page, whose in-order load rereads under "no keep"
 #   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary)
 #   --random         also measure the random load order (scancmp --load-order both) and its speedup
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
@@ -71,7 +73,7 @@ samples=
 wargs=(--row-keys 500 --append-rows 2000)
 runs=1
 random=()
-all_shapes=default,open60,zipf,clustered,few,uniform
+all_shapes=default,open60,zipf,clustered,few,uniform,small
 die() { echo "$me: error: $*" >&2; exit 1; }
 need() { [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
@@ -177,6 +179,7 @@ shape_args() {
     clustered) echo "--bills $bills --mean-rows $rows --order clustered" ;;
     few) echo "--bills $(( bills / 20 > 1 ? bills / 20 : 2 )) --mean-rows $(( rows * 20 ))" ;;
     uniform) echo "--bills $bills --mean-rows $rows --dist uniform --open-bills 300" ;;
+    small) echo "--bills $(( bills * 13 / 2 )) --mean-rows 20 --dist fixed" ;;
   esac
 }
 
