@@ -603,6 +603,25 @@ test_sample (void **state)
             }
          }
       }
+      /* the error carries the jackknife's bias: a thin sample's curve moves with its size, and where it
+       * rereads the stated error is at least that move */
+      {
+         int moved = 0;
+         for (i = 0; i < NPOINTS; i++) {
+            double b, e;
+            snprintf (path, sizeof path, "sweep.%d.detail.read_amplification_sampling_bias", i);
+            b = num (tiny, path);
+            snprintf (path, sizeof path, "sweep.%d.detail.read_amplification_sampling_error", i);
+            e = num (tiny, path);
+            moved += fabs (b) > 0.01;
+            if (!(e >= fabs (b) - 1e-9)) {
+               fail_msg ("--sample 0.02 point %d: a sampling error of %g under its bias %g", i, e, b);
+            }
+         }
+         if (moved == 0) {
+            fail_msg ("--sample 0.02: no point's estimate moved with the sample's size (bias 0 everywhere)");
+         }
+      }
       bson_destroy (tiny);
    }
    assert_true (num (part, "prediction.probe.documents_fetched") ==
