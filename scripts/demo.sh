@@ -10,7 +10,9 @@
 #   --mean-rows N        mean detail rows per bill (default 130)
 #   --cache-ratios LIST  the sweep: one cold comparison per engine cache, given as fractions of the
 #                        detail layout's on-disk size (default 0.1,1,4; --quick: 0.3,4). Below 1
-#                        the cache rereads the detail pages; at 4 even their uncompressed form fits
+#                        the cache rereads the detail pages; at 4 even their uncompressed form fits.
+#                        The size is what the prediction's probe finds (data and indexes, before the
+#                        workloads' indexes): the measured sweep runs at the prediction's caches
 #   --cache-size SIZE    one point instead of a sweep: this embedded WiredTiger cache (e.g. 64MB)
 #   --server-cache-sweep with a mongodb:// URI: sweep the server's own cache (setParameter
 #                        wiredTigerEngineRuntimeConfig); without it a server gets one point
@@ -269,8 +271,18 @@ if [ "$workload" != load ]; then
   case "$uri" in mongodb://*|mongodb+srv://*) scan+=(--range-windows 10) ;; esac
 fi
 if [ $sweep -eq 1 ]; then
-  step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each ($(( quick == 0 && runs < 3 ? 3 : runs )) at the reference), $parallel workers"
-  scan+=(--cache-ratios "$cache_ratios")
+  # at the prediction's caches exactly, so that the report sets each predicted point beside a measured one
+  # of the same cache (a ratio is of each file's own detail size, and the workloads' indexes, built just
+  # before the sweep, make the measured one larger: one ratio would be two caches)
+  sizes=
+  [ -f "$out/pred.json" ] && sizes=$(python3 -c 'import json,sys; print(",".join(str(int(p["cache_size_bytes"])) for p in json.load(open(sys.argv[1]))["sweep"]))' "$out/pred.json")
+  if [ -n "$sizes" ]; then
+    step "loading $what cold at the prediction's caches ($cache_ratios x the detail layout on disk as the probe found it: $sizes bytes): $runs run(s) each ($(( quick == 0 && runs < 3 ? 3 : runs )) at the reference), $parallel workers"
+    scan+=(--cache-sizes "$sizes")
+  else
+    step "loading $what cold at caches of $cache_ratios x the detail layout on disk: $runs run(s) each ($(( quick == 0 && runs < 3 ? 3 : runs )) at the reference), $parallel workers"
+    scan+=(--cache-ratios "$cache_ratios")
+  fi
   # the reference point is the one the report's tables and ledger show: 3 runs there (each workload's
   # winner from paired runs), --runs at the others; --quick keeps one
   if [ $quick -eq 0 ]; then

@@ -81,6 +81,24 @@ else:
         errors.append("detail read amplification does not fall as the cache grows: %s" % amp)
     if "locality" not in sweep[0].get("folded", {}):
         errors.append("the sweep lacks the folded layout's locality")
+# the prediction made before the fold is set beside every measured point: the sweep ran at its caches
+# exactly, and the report's "Predicted beside measured" has a row per point (none left unpaired)
+pred = json.load(open(os.path.join(out, "pred.json")))
+psizes = [p["cache_size_bytes"] for p in pred.get("sweep", [])]
+if psizes != [p["cache_size_bytes"] for p in sweep]:
+    errors.append("the sweep's caches %s are not the prediction's %s" % ([p["cache_size_bytes"] for p in sweep], psizes))
+sec = md[md.find("## Predicted beside measured"):] if "## Predicted beside measured" in md else ""
+sec = sec[:sec.find("\n## ", 1)] if "\n## " in sec[1:] else sec
+prows, intable = [], False
+for l in sec.splitlines():
+    if "| detail MiB read predicted |" in l:
+        intable = True
+    elif intable and l.startswith("| "):
+        prows.append(l)
+    elif intable and not l.startswith("|"):
+        break
+if not sec or "No point is paired" in sec or len(prows) != len(sweep):
+    errors.append("report.md's Predicted beside measured pairs %d of %d points" % (len(prows), len(sweep)))
 # the workloads' ledger (24): the reads on both layouts, rows equal, at every point; the writes
 # (appends, the load after them, corrections) at the reference point only, the file's ledger
 reads = ["load", "load_random", "row", "range", "aggregate"]
