@@ -119,10 +119,16 @@ static void
 md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, double m, bool factor,
          double scale, double *err)
 {
+   char a[32] = "", b[32] = "";
+
    *err = NAN;
    if (hp && (lo >= 0 || edge >= 0)) {
-      bson_string_append_printf (o, scale > 1 ? " %.1f to %.1f |" : " %.2f to %.2f |",
-                                 (lo >= 0 ? lo : p) / scale, (edge >= 0 ? edge : p) / scale);
+      /* a band whose edges show the same is shown as the one figure */
+      snprintf (a, sizeof a, scale > 1 ? "%.1f" : "%.2f", (lo >= 0 ? lo : p) / scale);
+      snprintf (b, sizeof b, scale > 1 ? "%.1f" : "%.2f", (edge >= 0 ? edge : p) / scale);
+   }
+   if (*a && strcmp (a, b) != 0) {
+      bson_string_append_printf (o, " %s to %s |", a, b);
    } else if (hp) {
       bson_string_append_printf (o, scale > 1 ? " %.1f |" : " %.2f |", p / scale);
    } else {
@@ -202,7 +208,15 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
       if (p->has_amplification[l] && se >= 0) {
          bson_string_append_printf (o, " %.2f ± %.2f |", p->read_amplification[l], se);
       } else if (p->has_amplification[l] && edge >= 0) {
-         bson_string_append_printf (o, " %.2f to %.2f |", p->read_amplification[l], held);
+         /* a band whose edges show the same is shown as the one figure */
+         char fa[32], fh[32];
+         snprintf (fa, sizeof fa, "%.2f", p->read_amplification[l]);
+         snprintf (fh, sizeof fh, "%.2f", held);
+         if (strcmp (fa, fh) != 0) {
+            bson_string_append_printf (o, " %s to %s |", fa, fh);
+         } else {
+            bson_string_append_printf (o, " %s |", fa);
+         }
       } else {
          bson_string_append_printf (o, p->has_amplification[l] ? " %.2f |" : " n/a |",
                                     p->read_amplification[l]);

@@ -376,6 +376,25 @@ PY
 contains "prediction: sampled, warned" sweep.json '(**few sampled masters touch each page: the estimate can be off**)' \
   --prediction "$tmp/predict-warned.json"
 not_contains "prediction: sampled, not warned" sweep.json 'few sampled masters' --prediction "$tmp/predict-sampled.json"
+# bands: the detail layout's held edge ("A to B"), a folded band whose edges show the same (the one
+# figure), the speedup's band from speedup_low to speedup_held
+python3 - "$data/predict.json" "$tmp" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["sweep"]:
+    if p["cache_size_bytes"] == 536870912:
+        p["detail"]["read_amplification_held"] = round(p["detail"]["read_amplification"] * 1.5, 2)
+        p["folded"]["read_amplification_held"] = p["folded"]["read_amplification"]
+        p.setdefault("speed", {}).setdefault("key", {})
+        p["speed"]["key"]["speedup_held"] = 20.0
+        p["speed"]["key"]["speedup_low"] = 5.0
+json.dump(d, open("%s/predict-band.json" % sys.argv[2], "w"))
+PY
+contains "prediction: bands, and a band whose edges show the same" sweep.json \
+  '| 512.0 MiB | 0.81 | 5598.2 to 8397.3 | 7677.1 | -27% | 8.90 to 13.35 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 5.00 to 20.00 | 33.81 | 0.73x |' \
+  --prediction "$tmp/predict-band.json"
+contains "prediction: bands, said" sweep.json '"A to B" is a band' --prediction "$tmp/predict-band.json"
+not_contains "prediction: no band, not said" sweep.json '"A to B" is a band' --prediction predict.json
 
 # the same bytes on stdout as in a file
 (cd "$data" && "$report" run.json --charts none) > "$tmp/stdout.md"

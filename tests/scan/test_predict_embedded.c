@@ -161,7 +161,7 @@ check_report (const char *dir, const char *pred_path, const char *meas_path, con
       {
          int i;
          for (i = 0; i < NPOINTS; i++) {
-            char path[128], cell[96];
+            char path[128], cell[96], a[32], b[32];
             double lo, hi;
             snprintf (path, sizeof path, "sweep.%d.speed.key.speedup_low", i);
             if (!lab_test_json_has (pred, path)) {
@@ -173,7 +173,14 @@ check_report (const char *dir, const char *pred_path, const char *meas_path, con
                snprintf (path, sizeof path, "sweep.%d.speed.key.speedup", i);
             }
             hi = num (pred, path);
-            snprintf (cell, sizeof cell, "| %.2f to %.2f |", lo, hi);
+            snprintf (a, sizeof a, "%.2f", lo);
+            snprintf (b, sizeof b, "%.2f", hi);
+            /* edges that show the same are shown as the one figure */
+            if (strcmp (a, b) != 0) {
+               snprintf (cell, sizeof cell, "| %s to %s |", a, b);
+            } else {
+               snprintf (cell, sizeof cell, "| %s |", a);
+            }
             if (!strstr (part, cell)) {
                fail_msg ("point %d: the report shows no speedup band \"%s\":\n%s", i, cell, part);
             }
