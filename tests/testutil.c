@@ -274,6 +274,18 @@ lab_test_run (const char *cmdline, char **out, char **err)
    return WIFSIGNALED (status) ? 128 + WTERMSIG (status) : -1;
 }
 
+void
+lab_test_run_ok (const char *cmdline, char **out)
+{
+   char *err = NULL;
+   int rc = lab_test_run (cmdline, out, &err);
+
+   if (rc != 0) {
+      fail_msg ("%s: exit %d: %s", cmdline, rc, err);
+   }
+   bson_free (err);
+}
+
 char *
 lab_test_bin (const char *name)
 {
@@ -383,28 +395,18 @@ lab_test_folded_store (const char *tag, int bills, int mean_rows, const char *ge
 {
    char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
    char *dir = lab_test_tmpdir (tag);
-   char *cmd, *err = NULL;
-   int rc;
+   char *cmd;
 
    cmd =
       bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows %d "
                           "%s --seed 11 --drop --progress never -q",
                           billgen, dir, bills, mean_rows, gen_args);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
-   bson_free (err);
-   err = NULL;
    cmd = bson_strdup_printf (
       "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --progress never -q", fold, dir);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
-   bson_free (err);
    bson_free (billgen);
    bson_free (fold);
    return dir;

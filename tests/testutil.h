@@ -122,6 +122,10 @@ char *lab_test_store_uri (const char *backend, const char *tag, char **db_out);
  * the exit code (or 128+signal). */
 int lab_test_run (const char *cmdline, char **out, char **err);
 
+/* lab_test_run_ok -- lab_test_run that fails the test ("CMD: exit N: STDERR") unless the command exits 0;
+ * *out (may pass NULL) its stdout, caller frees. */
+void lab_test_run_ok (const char *cmdline, char **out);
+
 /* lab_test_bin -- path of a built tool: $LAB_BIN_DIR/name; caller frees. */
 char *lab_test_bin (const char *name);
 

@@ -83,23 +83,18 @@ static const char *const g_copy_args[NCOPIES] = { NULL, "--block-compressor zstd
 static void
 copies_measured (const char *uri, int64_t *pages, double *storage)
 {
-   char *fold = lab_test_bin ("fold-details"), *err = NULL, *cmd;
+   char *fold = lab_test_bin ("fold-details"), *cmd;
    lab_store_t *store;
    lab_store_session_t *s;
    lab_store_coll_stats_t st;
    bson_error_t e;
-   int rc, k;
+   int k;
 
    for (k = 1; k < NCOPIES; k++) {
       cmd = bson_strdup_printf ("'%s' --uri '%s' --src bill_detail --dst %s %s --progress never -q", fold,
                                 uri, g_copies[k], g_copy_args[k]);
-      rc = lab_test_run (cmd, NULL, &err);
-      if (rc != 0) {
-         fail_msg ("%s: exit %d: %s", cmd, rc, err);
-      }
+      lab_test_run_ok (cmd, NULL);
       bson_free (cmd);
-      bson_free (err);
-      err = NULL;
    }
    store = lab_test_store_open (uri);
    s = lab_store_session_open (store, &e);

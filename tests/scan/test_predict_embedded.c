@@ -68,13 +68,7 @@ scancmp (const char *dir, const char *args)
    char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit %d --interval 100ms "
                                    "--progress never -q --cache-ratios " RATIOS " %s",
                                    g_bin, dir, KEYS_LIMIT, args);
-   char *err = NULL;
-   int rc = lab_test_run (cmd, NULL, &err);
-
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
-   bson_free (err);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
 }
 
@@ -123,25 +117,17 @@ band_row (const char *md)
 static void
 check_report (const char *dir, const char *pred_path, const char *meas_path, const bson_t *pred)
 {
-   char *bin = lab_test_bin ("layout-report"), *cmd, *out = NULL, *err = NULL, *sec;
-   int rc;
+   char *bin = lab_test_bin ("layout-report"), *cmd, *out = NULL, *sec;
 
    (void)dir;
    cmd = bson_strdup_printf ("'%s' '%s' --charts none", bin, pred_path);
-   rc = lab_test_run (cmd, &out, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, &out);
    assert_non_null (strstr (out, "## This is a prediction"));
    bson_free (cmd);
    bson_free (out);
-   bson_free (err);
-   out = err = NULL;
+   out = NULL;
    cmd = bson_strdup_printf ("'%s' '%s' --prediction '%s' --charts none", bin, meas_path, pred_path);
-   rc = lab_test_run (cmd, &out, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, &out);
    sec = strstr (out, "## Predicted beside measured");
    if (!sec) {
       fail_msg ("no section \"Predicted beside measured\" in:\n%s", out);
@@ -190,7 +176,6 @@ check_report (const char *dir, const char *pred_path, const char *meas_path, con
    }
    bson_free (cmd);
    bson_free (out);
-   bson_free (err);
    bson_free (bin);
 }
 

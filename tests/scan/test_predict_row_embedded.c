@@ -28,19 +28,6 @@
 
 static char *g_bin;
 
-/* run_ok -- run cmd, failing the test on a non-zero exit. */
-static void
-run_ok (const char *cmd)
-{
-   char *err = NULL;
-   int rc = lab_test_run (cmd, NULL, &err);
-
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
-   bson_free (err);
-}
-
 /* measured_of -- in the measured file's point `pt`, workload `wl`'s layout `layout`: its field `field`
  * (a dotted path inside the layout's entry); -1 when absent. */
 static double
@@ -105,19 +92,19 @@ test_row_and_append (void **state)
    cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_clustered --shape "
                              "clustered --progress never -q",
                              fold, dir);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_b20 --bucket-rows "
                              "%s --progress never -q",
                              fold, dir, BUCKET_ROWS);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    /* predicted first: the data as the measured run finds it */
    cmd = bson_strdup_printf (
       "'%s' --uri 'wiredtiger:%s' --parallel 2 --progress never -q --cache-sizes " CACHES
       " --predict --row-keys " ROW_KEYS " --append-rows " APPENDS " --bucket-rows %s --out '%s'",
       g_bin, dir, BUCKET_ROWS, pp);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    cmd = bson_strdup_printf (
       "'%s' --uri 'wiredtiger:%s' --parallel 2 --progress never -q --layout detail=bill_detail:rows --layout "
@@ -126,7 +113,7 @@ test_row_and_append (void **state)
       "--cache-sizes " CACHES " --cold --direct-io --workload load,append,row --create-workload-indexes "
       "--row-keys " ROW_KEYS " --append-rows " APPENDS " --out '%s'",
       g_bin, dir, mp);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    pred = lab_test_json_load (pp);
    meas = lab_test_json_load (mp);

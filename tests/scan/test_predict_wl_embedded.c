@@ -45,19 +45,6 @@
 
 static char *g_bin;
 
-/* run_ok -- run cmd, failing the test on a non-zero exit. */
-static void
-run_ok (const char *cmd)
-{
-   char *err = NULL;
-   int rc = lab_test_run (cmd, NULL, &err);
-
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
-   bson_free (err);
-}
-
 /* bytes_of -- in `doc`, array `key` ("workloads" measured, "workload_reads" predicted), workload `wl`,
  * layout `layout`: its engine_read_bytes (-1: none). */
 static double
@@ -112,7 +99,7 @@ predict_sampled (const char *dir, const char *f)
                           g_bin, dir, f, dir);
    bson_t *r;
 
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    cmd = bson_strdup_printf ("%s/s.json", dir);
    r = lab_test_json_load (cmd);
@@ -155,13 +142,13 @@ test_range_aggregate (void **state)
                           "--cache-size " CACHE " --workload load,range,aggregate --create-workload-indexes "
                           "--cold --direct-io --out '%s'",
                           g_bin, dir, mp);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    /* after the measured run: the time index the range workload reads exists, as a DBA's would */
    cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --parallel 2 --keys-limit 100 --progress never -q "
                              "--cache-sizes " CACHE " --workload range,aggregate --predict --out '%s'",
                              g_bin, dir, pp);
-   run_ok (cmd);
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
    pred = lab_test_json_load (pp);
    meas = lab_test_json_load (mp);

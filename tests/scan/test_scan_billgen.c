@@ -22,29 +22,20 @@ static int
 setup (void **state)
 {
    char *billgen = lab_test_bin ("billgen"), *fold = lab_test_bin ("fold-details");
-   char *cmd, *err = NULL;
-   int rc;
+   char *cmd;
 
    g_dir = lab_test_tmpdir ("scan-billgen");
    cmd =
       bson_strdup_printf ("'%s' generate --uri 'wiredtiger:%s' --dst bill_detail --bills %d --mean-rows 20 "
                           "--order interleaved --seed 11 --drop --progress never -q",
                           billgen, g_dir, BILLS);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
-   bson_free (err);
    cmd = bson_strdup_printf (
       "'%s' --uri 'wiredtiger:%s' --src bill_detail --dst detail_coll --verify --progress never -q", fold,
       g_dir);
-   rc = lab_test_run (cmd, NULL, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, NULL);
    bson_free (cmd);
-   bson_free (err);
    bson_free (billgen);
    bson_free (fold);
    return 0;

@@ -41,11 +41,10 @@ server_cmd (const char *verb)
 static int
 setup (void **state)
 {
-   char *cmd, *out = NULL, *err = NULL;
+   char *cmd, *out = NULL;
    lab_store_opts_t so = { 0 };
    lab_store_t *store;
    bson_error_t e;
-   int rc;
 
    if (getenv ("LAYOUTLAB_TEST_URI") && *getenv ("LAYOUTLAB_TEST_URI")) {
       return 0;
@@ -55,15 +54,11 @@ setup (void **state)
    g_bin = lab_test_bin ("scancmp");
    g_script = bson_strdup_printf ("%s/scripts/mongo-test-server.sh", getenv ("LAB_SOURCE_DIR"));
    cmd = server_cmd ("start");
-   rc = lab_test_run (cmd, &out, &err);
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, &out);
    out[strcspn (out, "\n")] = '\0';
    g_uri = bson_strdup (out);
    bson_free (cmd);
    bson_free (out);
-   bson_free (err);
 
    so.db = "scantest";
    store = lab_store_open (g_uri, &so, &e);

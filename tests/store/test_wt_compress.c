@@ -273,11 +273,7 @@ storage_of (const char *dir, const char *compressor)
    lab_store_session_t *sess;
    lab_store_t *s;
    bson_error_t e;
-   int rc = lab_test_run (cmd, &out, &err);
-
-   if (rc != 0) {
-      fail_msg ("%s: exit %d: %s", cmd, rc, err);
-   }
+   lab_test_run_ok (cmd, &out);
    assert_non_null (strstr (out, "\"block_compressor\" : \""));
    assert_non_null (strstr (out, compressor));
    s = must_open (uri, NULL, false);
