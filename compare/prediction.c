@@ -111,6 +111,22 @@ typedef struct {
    bool band; /* a row showed a band ("A to B") */
 } worst_t;
 
+/* band_cell -- one cell of a prediction's band, "lo to hi" (`scale` > 1: one decimal, of lo / scale and
+ * hi / scale; else two); a band whose edges show the same is shown as the one figure. */
+static void
+band_cell (bson_string_t *o, double lo, double hi, double scale)
+{
+   char a[32], b[32];
+
+   snprintf (a, sizeof a, scale > 1 ? "%.1f" : "%.2f", lo / scale);
+   snprintf (b, sizeof b, scale > 1 ? "%.1f" : "%.2f", hi / scale);
+   if (strcmp (a, b) != 0) {
+      bson_string_append_printf (o, " %s to %s |", a, b);
+   } else {
+      bson_string_append_printf (o, " %s |", a);
+   }
+}
+
 /* md_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
  * or as a factor for a speedup; `scale` divides both figures as shown; `lo`, `edge` >= 0 the edges of the
  * prediction's band, shown "lo to edge", a missing edge the figure p, the error still the figure's); the
@@ -119,16 +135,9 @@ static void
 md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, double m, bool factor,
          double scale, double *err)
 {
-   char a[32] = "", b[32] = "";
-
    *err = NAN;
    if (hp && (lo >= 0 || edge >= 0)) {
-      /* a band whose edges show the same is shown as the one figure */
-      snprintf (a, sizeof a, scale > 1 ? "%.1f" : "%.2f", (lo >= 0 ? lo : p) / scale);
-      snprintf (b, sizeof b, scale > 1 ? "%.1f" : "%.2f", (edge >= 0 ? edge : p) / scale);
-   }
-   if (*a && strcmp (a, b) != 0) {
-      bson_string_append_printf (o, " %s to %s |", a, b);
+      band_cell (o, lo >= 0 ? lo : p, edge >= 0 ? edge : p, scale);
    } else if (hp) {
       bson_string_append_printf (o, scale > 1 ? " %.1f |" : " %.2f |", p / scale);
    } else {
@@ -208,15 +217,7 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
       if (p->has_amplification[l] && se >= 0) {
          bson_string_append_printf (o, " %.2f ± %.2f |", p->read_amplification[l], se);
       } else if (p->has_amplification[l] && edge >= 0) {
-         /* a band whose edges show the same is shown as the one figure */
-         char fa[32], fh[32];
-         snprintf (fa, sizeof fa, "%.2f", p->read_amplification[l]);
-         snprintf (fh, sizeof fh, "%.2f", held);
-         if (strcmp (fa, fh) != 0) {
-            bson_string_append_printf (o, " %s to %s |", fa, fh);
-         } else {
-            bson_string_append_printf (o, " %s |", fa);
-         }
+         band_cell (o, p->read_amplification[l], held, 1);
       } else {
          bson_string_append_printf (o, p->has_amplification[l] ? " %.2f |" : " n/a |",
                                     p->read_amplification[l]);
