@@ -38,7 +38,11 @@
 #                      uniform    --dist uniform --open-bills 300
 #                      small      6.5 times the masters, 20 rows each (--dist fixed): many folded
 #                                 documents a page, whose in-order load rereads under "no keep"
-#   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary)
+#                      big        three times the rows a master, 200 bills open at once: a master's rows
+#                                 over a longer stretch of the file (2.4 times the default's rows)
+#   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary);
+#                    with N > 1 also the detail layout's runs' spread per cache (fewest to most MiB read)
+#                    and whether the prediction lies within 25% of that range
 #   --random         also measure the random load order (scancmp --load-order both) and its speedup
 #   --candidates     also measure and predict the other candidates (slower: four more folds and loads)
 #   --workloads      also measure (cold, every point) and predict the range and aggregate workloads
@@ -73,7 +77,7 @@ samples=
 wargs=(--row-keys 500 --append-rows 2000)
 runs=1
 random=()
-all_shapes=default,open60,zipf,clustered,few,uniform,small
+all_shapes=default,open60,zipf,clustered,few,uniform,small,big
 die() { echo "$me: error: $*" >&2; exit 1; }
 need() { [ $# -ge 2 ] || { echo "$me: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
@@ -100,6 +104,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 extra=("$@")
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "$me: --runs takes a whole number of runs, 1 or more: '$runs'" >&2; exit 2; }
 if [ -n "$samples" ]; then
   IFS=, read -r -a sample_list <<<"$samples"
   for f in "${sample_list[@]}"; do
@@ -180,6 +185,7 @@ shape_args() {
     few) echo "--bills $(( bills / 20 > 1 ? bills / 20 : 2 )) --mean-rows $(( rows * 20 ))" ;;
     uniform) echo "--bills $bills --mean-rows $rows --dist uniform --open-bills 300" ;;
     small) echo "--bills $(( bills * 13 / 2 )) --mean-rows 20 --dist fixed" ;;
+    big) echo "--bills $bills --mean-rows $(( rows * 3 )) --open-bills 200" ;;
   esac
 }
 
@@ -280,6 +286,28 @@ wl_table() {
      | join("\t"))' "$1" | column -t -s $'\t'
 }
 
+# spread_table PRED MEAS -- with more than one measured run a point: per cache the detail layout's runs'
+# MiB read, fewest to most (the engine's own spread), their factor, and the predicted figure's place: inside
+# the runs' range, within 25% of its nearer end, or its error to that end; then how many points lie within
+# 25% of the range against within 25% of the median
+spread_table() {
+  echo "detail: the measured runs' MiB read, fewest to most, against the predicted figure"
+  jq -r --slurpfile m "$2" '
+    def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
+    def near(p; lo; hi): if p >= lo and p <= hi then "inside"
+      elif p < lo then (if p >= 0.75 * lo then "within 25%" else ((p - lo) / lo * 100 | round | tostring) + "%" end)
+      else (if p <= 1.25 * hi then "within 25%" else ((p - hi) / hi * 100 | round | tostring) + "%" end) end;
+    [.sweep as $ps | $m[0].sweep[] as $q
+     | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
+     | $q.summary.detail.block_read_bytes as $b | select($b.min != null and $b.max != null and $b.min > 0)
+     | ($p.summary.detail.block_read_bytes.median) as $pb
+     | { c: mib($q.cache_size_bytes), lo: $b.min, hi: $b.max, med: $b.median, p: $pb,
+         where: near($pb; $b.min; $b.max),
+         med25: ((($pb - $b.median) / $b.median) | fabs <= 0.25) }] as $r
+    | ($r[] | "  \(.c) MiB: runs \(mib(.lo)) to \(mib(.hi)) (\(.hi / .lo * 100 | round / 100)x), median \(mib(.med)); predicted \(mib(.p)): \(.where)"),
+      "  predicted within 25% of the runs'"'"' range at \([$r[] | select(.where == "inside" or .where == "within 25%")] | length) of \($r | length) points, of their median at \([$r[] | select(.med25)] | length)"' "$1"
+}
+
 # band_table PRED MEAS -- where the prediction states a layout's band (read_amplification_held: the detail
 # layout of a load not in order, the folded layout of one in order), per cache the measured MiB read
 # against the band [figure, held edge] and its errors, and on the detail lines the measured speedup against
@@ -366,6 +394,7 @@ for s in "${shape_list[@]}"; do
   jq -r '"probe: \(.prediction.probe.elapsed_s * 1000 | round) ms, index walk \(((.prediction.probe.index_walk_read_bytes // 0) / 1048576 * 10 | round) / 10) MiB read, \(.prediction.probe.documents_fetched) documents fetched; timed sample \(.prediction.timing.documents // 0) documents; cost: \(.prediction.cost.source // .prediction.cost.not_measured)"' "$work/pred.json"
   table "$work/pred.json" "$work/meas.json"
   speed_table "$work/pred.json" "$work/meas.json"
+  if [ "$runs" -gt 1 ]; then spread_table "$work/pred.json" "$work/meas.json"; fi
   band_table "$work/pred.json" "$work/meas.json"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
   if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
