@@ -103,6 +103,8 @@ point_of (const bson_t *doc, const lab_sweep_point_t *want)
 typedef struct {
    double err; /* largest |relative error| of the engine bytes read (-1: none) */
    double p, m, signed_err;
+   int runs;          /* the measured figure's runs, */
+   double m_lo, m_hi; /* their fewest and most bytes */
    const char *layout;
    int at; /* the measured point's index (-1: the file's single point) */
    double cache, ratio;
@@ -129,11 +131,12 @@ band_cell (bson_string_t *o, double lo, double hi, double scale)
 
 /* md_pair -- "| predicted | measured | error |" cells of one figure (error in percent of the measured,
  * or as a factor for a speedup; `scale` divides both figures as shown; `lo`, `edge` >= 0 the edges of the
- * prediction's band, shown "lo to edge", a missing edge the figure p, the error still the figure's); the
+ * prediction's band, shown "lo to edge", a missing edge the figure p, the error still the figure's; `runs`
+ * (may be NULL) the measured figure's runs: more than one that differ, their range follows the median); the
  * error is also returned in *err (NAN: none). */
 static void
-md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, double m, bool factor,
-         double scale, double *err)
+md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, double m,
+         const lab_stat_t *runs, bool factor, double scale, double *err)
 {
    *err = NAN;
    if (hp && (lo >= 0 || edge >= 0)) {
@@ -143,7 +146,11 @@ md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, d
    } else {
       bson_string_append (o, " n/a |");
    }
-   if (hm) {
+   if (hm && runs && runs->n > 1 && runs->max > runs->min) {
+      /* the engine's own spread: at the knee one point's runs can differ several times over */
+      bson_string_append_printf (o, scale > 1 ? " %.1f (runs %.1f to %.1f) |" : " %.2f (runs %.2f to %.2f) |",
+                                 m / scale, runs->min / scale, runs->max / scale);
+   } else if (hm) {
       bson_string_append_printf (o, scale > 1 ? " %.1f |" : " %.2f |", m / scale);
    } else {
       bson_string_append (o, " n/a |");
@@ -162,9 +169,10 @@ md_pair (bson_string_t *o, bool hp, double p, double lo, double edge, bool hm, d
 }
 
 /* read_bytes -- the engine's bytes read from disk into its cache by `layout` at point `pt` (the median of
- * its runs: engine.block_read_bytes); false when the point does not have it. */
+ * its runs: engine.block_read_bytes), *runs (may be NULL) all of its runs; false when the point does not
+ * have it. */
 static bool
-read_bytes (const lab_sweep_point_t *pt, const char *layout, double *v)
+read_bytes (const lab_sweep_point_t *pt, const char *layout, double *v, lab_stat_t *runs)
 {
    lab_stat_t s;
 
@@ -173,6 +181,9 @@ read_bytes (const lab_sweep_point_t *pt, const char *layout, double *v)
    }
    s = lab_results_metric_stat (&pt->doc, layout, &lab_results_block_read_bytes);
    *v = s.median;
+   if (runs) {
+      *runs = s;
+   }
    return s.present;
 }
 
@@ -191,7 +202,8 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
       const char *pn = p->names[l] ? p->names[l] : (l == 0 ? "detail" : "folded");
       double se = -1;
       char path[64];
-      bool hp = read_bytes (p, p->names[l], &pb), hm = read_bytes (m, m->names[l], &mb);
+      lab_stat_t runs;
+      bool hp = read_bytes (p, p->names[l], &pb, NULL), hm = read_bytes (m, m->names[l], &mb, &runs);
       double held = -1, edge = -1;
       snprintf (path, sizeof path, "%s.read_amplification_held", pn);
       if (hp && p->has_amplification[l] && p->read_amplification[l] > 0 &&
@@ -199,12 +211,15 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
          edge = pb * held / p->read_amplification[l]; /* the band: the layout's held edge */
          w->band = true;
       }
-      md_pair (o, hp, pb, -1, edge, hm, mb, false, 1048576.0, &err);
+      md_pair (o, hp, pb, -1, edge, hm, mb, &runs, false, 1048576.0, &err);
       if (!isnan (err) && fabs (err) > w->err) {
          w->err = fabs (err);
          w->signed_err = err;
          w->p = pb;
          w->m = mb;
+         w->runs = runs.n;
+         w->m_lo = runs.min;
+         w->m_hi = runs.max;
          w->layout = m->names[l] ? m->names[l] : pn;
          w->at = at;
          w->cache = m->cache_size_bytes;
@@ -236,7 +251,7 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
       if (!p->has_speedup || !lab_results_get_number (&p->doc, path, &lo)) {
          lo = -1;
       }
-      md_pair (o, p->has_speedup, p->speedup, lo, edge, m->has_speedup, m->speedup, true, 1, &err);
+      md_pair (o, p->has_speedup, p->speedup, lo, edge, m->has_speedup, m->speedup, NULL, true, 1, &err);
    }
    if (!isnan (err) && err > 0 && fabs (log (err)) > w->sp_dev) {
       w->sp_dev = fabs (log (err));
@@ -292,6 +307,12 @@ md_worst (bson_string_t *o, const lab_cmp_results_t *r, const worst_t *w)
                                  "against %.1f MiB measured, %+.0f%%",
                                  w->cache / 1048576.0, w->ratio, w->p / 1048576.0, w->m / 1048576.0,
                                  100 * w->signed_err);
+      if (w->runs > 1 && w->m_hi > w->m_lo) {
+         /* the error is to the median; whether the figure lies among the runs is the other half */
+         bson_string_append_printf (o, " (its %d runs read %.1f to %.1f MiB: the figure lies %s them)",
+                                    w->runs, w->m_lo / 1048576.0, w->m_hi / 1048576.0,
+                                    w->p < w->m_lo ? "under" : (w->p > w->m_hi ? "over" : "among"));
+      }
       if (knee_of (&r->doc, w->at, &here, &other, &other_cache)) {
          bson_string_append_printf (
             o,
@@ -441,7 +462,8 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
       "measured points of the same cache size. Error = (predicted - measured) / measured "
       "of the engine's bytes read from disk into its cache (MiB, the median of the runs: "
       "the read amplification's numerator, free of its denominator, which each file takes "
-      "from its own sizes); the read amplifications beside them; for the speedup, predicted / measured.\n\n");
+      "from its own sizes; with more than one run, their fewest to most bytes beside the median); the read "
+      "amplifications beside them; for the speedup, predicted / measured.\n\n");
    md_probe (o, &pred->doc);
    n = lab_results_sweep_n (&r->doc);
    if (n == 0) {

@@ -305,13 +305,13 @@ not_contains "cpu: both bound, no second sentence" "$tmp/cpu-both.json" "The fol
 # error per point of the engine bytes read (read amplifications beside), the largest error and where, the
 # probe's cost; a largest error away from the knee is not said to be near it
 contains "prediction: error per point" sweep.json \
-  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% | 8.90 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 (runs 7610.3 to 7743.8) | -27% | 8.90 | 12.21 | 252.4 | 260.5 (runs 259.8 to 261.3) | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
 # with sorted measured between detail and folded (decompose.json: the same detail and folded figures), the
 # measured "folded" columns are still folded's, not the file's second layout's
 contains "prediction: the folded layout among three" decompose.json \
-  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% | 8.90 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
+  '| 512.0 MiB | 0.81 | 5598.2 | 7677.1 (runs 7610.3 to 7743.8) | -27% | 8.90 | 12.21 | 252.4 | 260.5 (runs 259.8 to 261.3) | -3% | 0.98 | 1.01 | 24.76 | 33.81 | 0.73x |' --prediction predict.json
 contains "prediction: largest error, near the knee" sweep.json \
-  "The largest error is the detail layout's engine bytes read at 512.0 MiB (ratio 0.81): 5598.2 MiB predicted against 7677.1 MiB measured, -27%, near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
+  "The largest error is the detail layout's engine bytes read at 512.0 MiB (ratio 0.81): 5598.2 MiB predicted against 7677.1 MiB measured, -27% (its 2 runs read 7610.3 to 7743.8 MiB: the figure lies under them), near the knee of the curve (measured: rereads here, fits in cache at 2048.0 MiB)" \
   --prediction predict.json
 contains "prediction: the speedup furthest off" sweep.json "; the speedup is furthest off at 512.0 MiB: 0.73x the measured." \
   --prediction predict.json
@@ -338,15 +338,27 @@ for p in d["sweep"]:
 json.dump(d, open("%s/predict-one-size.json" % sys.argv[2], "w"))
 PY
 contains "prediction: largest error away from the knee" sweep.json \
-  "The largest error is the detail layout's engine bytes read at 256.0 MiB (ratio 0.41): 29993.1 MiB predicted against 58937.1 MiB measured, -49%;" \
+  "The largest error is the detail layout's engine bytes read at 256.0 MiB (ratio 0.41): 29993.1 MiB predicted against 58937.1 MiB measured, -49% (its 2 runs read 58364.9 to 59509.3 MiB: the figure lies under them);" \
   --prediction "$tmp/predict-far.json"
 not_contains "prediction: away from the knee, not said near it" sweep.json "near the knee" --prediction "$tmp/predict-far.json"
+# the measured runs' range beside the median: one run a point shows none; a figure among wide runs is said
+# to lie among them (the 512 MiB point's detail runs made 5,000 to 12,000 MiB: median 8,500, error -34%)
+jq '.sweep |= map(.summary |= map_values(if type == "object" then .runs = 1 else . end))' "$data/sweep.json" \
+  >"$tmp/sweep-one-run.json"
+not_contains "prediction: one run, no range" "$tmp/sweep-one-run.json" "(runs " --prediction predict.json
+contains "prediction: one run, the figure alone" "$tmp/sweep-one-run.json" "| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% |" \
+  --prediction predict.json
+jq '.sweep[1].summary.detail.block_read_bytes = {median: 8912896000, min: 5242880000, max: 12582912000}' \
+  "$data/sweep.json" >"$tmp/sweep-wide-runs.json"
+contains "prediction: wide runs, the figure among them" "$tmp/sweep-wide-runs.json" \
+  "5598.2 MiB predicted against 8500.0 MiB measured, -34% (its 2 runs read 5000.0 to 12000.0 MiB: the figure lies among them)" \
+  --prediction predict.json
 # points are paired by cache size only: other sizes are said, never paired by their ratio
 contains "prediction: other sizes, said" sweep.json \
   "No point is paired: 3 measured points have no predicted point of the same cache size: the prediction's caches are 140928614, 281857228, 563714457, 2254857830 and 4509715660 bytes, the measured ones 268435456, 536870912 and 2147483648 bytes. Points are not paired by cache ratio" \
   --prediction "$tmp/predict-other-sizes.json"
 not_contains "prediction: other sizes, no row" sweep.json "| 512.0 MiB | 0.81 |" --prediction "$tmp/predict-other-sizes.json"
-contains "prediction: one size of three, paired" sweep.json "$(printf '%s' "| 512.0 MiB | 0.81 | 5598.2 | 7677.1 | -27% |")" \
+contains "prediction: one size of three, paired" sweep.json "$(printf '%s' "| 512.0 MiB | 0.81 | 5598.2 | 7677.1 (runs 7610.3 to 7743.8) | -27% |")" \
   --prediction "$tmp/predict-one-size.json"
 contains "prediction: one size of three, the others said" sweep.json \
   "2 measured points have no predicted point of the same cache size" --prediction "$tmp/predict-one-size.json"
@@ -363,7 +375,7 @@ for p in d["sweep"]:
 json.dump(d, open("%s/predict-sampled.json" % sys.argv[2], "w"))
 PY
 contains "prediction: sampled, the error per figure" sweep.json \
-  '| 5598.2 | 7677.1 | -27% | 8.90 ± 0.36 | 12.21 | 252.4 | 260.5 | -3% | 0.98 ± 0.01 | 1.01 |' --prediction "$tmp/predict-sampled.json"
+  '| 5598.2 | 7677.1 (runs 7610.3 to 7743.8) | -27% | 8.90 ± 0.36 | 12.21 | 252.4 | 260.5 (runs 259.8 to 261.3) | -3% | 0.98 ± 0.01 | 1.01 |' --prediction "$tmp/predict-sampled.json"
 contains "prediction: sampled, said" sweep.json \
   'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
 not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
@@ -391,7 +403,7 @@ for p in d["sweep"]:
 json.dump(d, open("%s/predict-band.json" % sys.argv[2], "w"))
 PY
 contains "prediction: bands, and a band whose edges show the same" sweep.json \
-  '| 512.0 MiB | 0.81 | 5598.2 to 8397.3 | 7677.1 | -27% | 8.90 to 13.35 | 12.21 | 252.4 | 260.5 | -3% | 0.98 | 1.01 | 5.00 to 20.00 | 33.81 | 0.73x |' \
+  '| 512.0 MiB | 0.81 | 5598.2 to 8397.3 | 7677.1 (runs 7610.3 to 7743.8) | -27% | 8.90 to 13.35 | 12.21 | 252.4 | 260.5 (runs 259.8 to 261.3) | -3% | 0.98 | 1.01 | 5.00 to 20.00 | 33.81 | 0.73x |' \
   --prediction "$tmp/predict-band.json"
 contains "prediction: bands, said" sweep.json '"A to B" is a band' --prediction "$tmp/predict-band.json"
 not_contains "prediction: no band, not said" sweep.json '"A to B" is a band' --prediction predict.json
