@@ -202,7 +202,7 @@ md_row (bson_string_t *o, const lab_sweep_point_t *m, const lab_sweep_point_t *p
       const char *pn = p->names[l] ? p->names[l] : (l == 0 ? "detail" : "folded");
       double se = -1;
       char path[64];
-      lab_stat_t runs;
+      lab_stat_t runs = { 0 };
       bool hp = read_bytes (p, p->names[l], &pb, NULL), hm = read_bytes (m, m->names[l], &mb, &runs);
       double held = -1, edge = -1;
       snprintf (path, sizeof path, "%s.read_amplification_held", pn);

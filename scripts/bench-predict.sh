@@ -39,7 +39,7 @@
 #                      small      6.5 times the masters, 20 rows each (--dist fixed): many folded
 #                                 documents a page, whose in-order load rereads under "no keep"
 #                      big        three times the rows a master, 200 bills open at once: a master's rows
-#                                 over a longer stretch of the file (2.4 times the default's rows)
+#                                 over a longer stretch of the file (three times the default's rows)
 #   --runs N         measured runs per point, the median kept (default 1; a shared machine's times vary);
 #                    with N > 1 also the detail layout's runs' spread per cache (fewest to most MiB read)
 #                    and whether the prediction lies within 25% of that range
