@@ -54,7 +54,8 @@
 #                    the range workload's too), and the probe's documents fetched
 #   --calibrate      predict with --calibrate (a timed sample refines the first page read)
 #   --keep           keep the work directories (printed)
-#   after --: more billgen generate options for every shape
+#   after --: more billgen generate options for every shape (--preset seed --scale F: the original's shape
+#             scaled, with --shapes default only)
 # Needs jq.
 set -euo pipefail
 
@@ -99,7 +100,7 @@ while [ $# -gt 0 ]; do
     --calibrate) calibrate=(--calibrate); shift ;;
     --keep) keep=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^# Needs jq/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "$me: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -164,7 +165,14 @@ writes_table() {
        | join("\t"))' "$1" | column -t -s $'\t'
 }
 
+# a preset (billgen --preset, after --) sets the masters and rows itself: the default shape only
+preset=0
+for a in ${extra[@]+"${extra[@]}"}; do [ "$a" = --preset ] && preset=1; done
 for s in "${shape_list[@]}"; do
+  if [ "$preset" = 1 ] && [ "$s" != default ]; then
+    echo "$me: --preset (after --) sets the masters and rows itself: give it with --shapes default only, not '$s'" >&2
+    exit 2
+  fi
   case ",$all_shapes," in *",$s,"*) ;; *) echo "$me: --shapes: unknown shape '$s' (one of $all_shapes, or all)" >&2; exit 2 ;; esac
 done
 command -v jq >/dev/null || die "jq is needed to read the results files (apt-get install jq)"
@@ -175,10 +183,11 @@ works=()
 cleanup() { [ "$keep" = 1 ] || rm -rf ${works[@]+"${works[@]}"}; }
 trap cleanup EXIT
 
-# shape_args NAME -- billgen's options of shape NAME (bills and rows included)
+# shape_args NAME -- billgen's options of shape NAME (bills and rows included; the default shape's none when
+# the options after -- name a preset, which sets them itself)
 shape_args() {
   case "$1" in
-    default) echo "--bills $bills --mean-rows $rows" ;;
+    default) [ "$preset" = 1 ] || echo "--bills $bills --mean-rows $rows" ;;
     open60) echo "--bills $bills --mean-rows $rows --open-bills 60" ;;
     zipf) echo "--bills $bills --mean-rows $rows --dist zipf" ;;
     clustered) echo "--bills $bills --mean-rows $rows --order clustered" ;;
@@ -356,10 +365,12 @@ for s in "${shape_list[@]}"; do
   echo
   echo "== shape $s: billgen ${sargs[*]} ${extra[*]:-}"
   "$bin/billgen" generate --uri "$uri" --dst bill_detail --seed 7 --drop --progress never -q "${sargs[@]}" \
-    ${extra[@]+"${extra[@]}"} || die "billgen failed ($s)"
+    ${extra[@]+"${extra[@]}"} --json "$work/gen.json" || die "billgen failed ($s)"
+  # the master key as billgen made it (--key or a preset after --): fold-details folds by it
+  key=$(jq -r '.params.key // "bill_id"' "$work/gen.json")
   common=(--uri "$uri" --parallel "$parallel" --progress never -q)
   if [ -n "$keys_limit" ]; then common+=(--keys-limit "$keys_limit"); fi
-  fd=(--uri "$uri" --src bill_detail --progress never -q)
+  fd=(--uri "$uri" --src bill_detail --key "$key" --progress never -q)
   "$bin/fold-details" "${fd[@]}" --dst detail_coll || die "fold-details failed ($s)"
   layouts=()
   if [ "$candidates" = 1 ]; then
@@ -387,7 +398,7 @@ for s in "${shape_list[@]}"; do
   sizes=$(jq -r '[.sweep[].cache_size_bytes] | map(tostring) | join(",")' "$work/meas.json")
   pwl=(${pworkloads[@]+"${pworkloads[@]}"})
   if [ "$writes" = 1 ]; then pwl+=("${wargs[@]}" --bucket-rows 100); fi
-  pcommon=(--uri "$puri" "${common[@]:2}")
+  pcommon=(--uri "$puri" "${common[@]:2}" --key "$key")
   "$bin/scancmp" "${pcommon[@]}" --cache-sizes "$sizes" --predict ${calibrate[@]+"${calibrate[@]}"} \
     ${pwl[@]+"${pwl[@]}"} --direct-io --out "$work/pred.json" \
     >/dev/null || die "scancmp --predict failed ($s)"
