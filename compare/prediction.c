@@ -61,6 +61,19 @@ md_probe (bson_string_t *o, const bson_t *doc)
          "a hash of the key), so each predicted read amplification is an estimate "
          "(± its sampling error: the jackknife's, the sample split four ways)",
          frac * 100, sampled);
+      {
+         /* the knee in cache, what a cache is sized by: a thin sample's lies at smaller caches */
+         double ks = 0, kw = 0;
+         if (lab_results_get_number (doc, "prediction.sample.knee.detail.sample_cache_ratio", &ks) &&
+             lab_results_get_number (doc, "prediction.sample.knee.detail.cache_ratio", &kw)) {
+            bson_string_append_printf (o,
+                                       "; the detail layout's knee (the cache where it first reads at most "
+                                       "twice its fitting reads) lies at cache ratio %.2f in the sample "
+                                       "and %.2f for every master by the same jackknife, and each error "
+                                       "covers the figure read at the cache it moves the point to",
+                                       ks, kw);
+         }
+      }
       if (lab_results_get_string (doc, "prediction.sample.warning")) {
          bson_string_append (o, " (**");
          lab_cmp_md_text (o, lab_results_get_string (doc, "prediction.sample.warning"));

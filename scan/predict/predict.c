@@ -390,6 +390,7 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
    lab_scan_predict_cands_t cands;
    lab_scan_predict_wl_t wl;
    lab_scan_predict_point_reads_t reads;
+   lab_scan_predict_knee_t knee;
    int64_t *load = NULL, *perm = NULL, nload = 0;
    uint64_t *caches = NULL;
    double *ratios = NULL, probe_s;
@@ -472,7 +473,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
 
    lab_scan_predict_append_header (results, store, o, ts, caches[ref], ratios[ref]);
    lab_scan_predict_record_dataset (results, o, &p, nload, &l);
-   lab_scan_predict_record_prediction (results, o, &p, &tr.in, &l, &t, probe_s);
+   lab_scan_predict_knee_of (&tr, groups, ngroups, &l, &knee);
+   lab_scan_predict_record_prediction (results, o, &p, &tr.in, &l, &knee, &t, probe_s);
    lab_scan_predict_cands_record (results, &cands, &p, &tr, &l);
 
    BSON_APPEND_INT64 (results, LAB_RESULTS_KEY_SWEEP_REFERENCE, (int64_t)ref);
@@ -483,8 +485,8 @@ lab_scan_predict_run (lab_store_t *store, const lab_scan_opts_t *o, bson_t *resu
       bson_t point;
       bson_uint32_to_string ((uint32_t)i, &ik, idx, sizeof idx);
       BSON_APPEND_DOCUMENT_BEGIN (&arr, ik, &point);
-      lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &l, o, nload, &t,
-                                     &reads);
+      lab_scan_predict_append_point (&point, caches[i], ratios[i], &tr, groups, ngroups, &knee, &l, o, nload,
+                                     &t, &reads);
       lab_scan_predict_cands_point (&point, &cands, caches[i]);
       lab_scan_predict_wl_point (&point, &wl, &l, caches[i]);
       lab_scan_predict_append_speed (&point, caches[i], &tr, &tr_random, &l, nload, &t.cost, &reads);

@@ -262,6 +262,19 @@ typedef struct {
    "few sampled masters touch each page: the estimate can be off by more than its sampling error, most "     \
    "near the knee of the curve; sample a larger share of the masters"
 
+/* The sample's knee and its error in cache (lab_scan_predict_knee_of), per layout (0 detail, 1 folded): the
+ * cache at which the sample's LRU curve first reads at most twice what it reads when everything fits, and
+ * the delete-a-group jackknife of its logarithm. A thin sample moves the knee to smaller caches (fewer
+ * sampled masters share a page), and where every group fits a cache the read amplification's own
+ * jackknife is 0 however far the whole collection's knee lies beyond it: the knee's is not. */
+typedef struct {
+   bool known[2];        /* false: no groups, or the curve has no knee in the caches looked at */
+   double knee[2];       /* bytes of cache: the whole sample's knee */
+   double log_bias[2];   /* (G - 1) x (the groups' mean log knee - the sample's): the sample's knee is
+                          * exp(log_bias) x the whole collection's, by the jackknife */
+   double log_spread[2]; /* the jackknife's standard error of the log knee */
+} lab_scan_predict_knee_t;
+
 /* What the predicted layouts look like on disk. */
 typedef struct {
    double on_disk[2]; /* detail, folded: data + indexes */
@@ -292,8 +305,9 @@ typedef struct {
 /* The engines a point's bytes read come from (the "model" of each layout in a predicted point). */
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
-/* The version of the model as a whole, in the prediction record: bump it when a point's figures change. */
-#define LAB_PREDICT_MODEL_VERSION "7-folded-band"
+/* The version of the model as a whole, in the prediction record: bump it when a point's figures or their
+ * stated errors change. */
+#define LAB_PREDICT_MODEL_VERSION "8-knee-error"
 
 /* WiredTiger 3.2's page format as mongod's tables use it, one place for the models that build pages
  * (predict_pack.c: leaf pages; predict_cands_wl.c: internal pages): the allocation unit a block is written
@@ -367,15 +381,21 @@ typedef struct {
 /* lab_scan_predict_append_point -- (predict_record.c) one predicted sweep point: its runs, summary and per
  * layout read amplification; *reads (may be NULL) gets its key-order reads. */
 void lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
-                                    const traces_t *groups, int ngroups, const layouts_t *l,
-                                    const lab_scan_opts_t *o, int64_t nload, const timing_t *t,
-                                    lab_scan_predict_point_reads_t *reads);
+                                    const traces_t *groups, int ngroups, const lab_scan_predict_knee_t *knee,
+                                    const layouts_t *l, const lab_scan_opts_t *o, int64_t nload,
+                                    const timing_t *t, lab_scan_predict_point_reads_t *reads);
+
+/* lab_scan_predict_knee_of -- (predict_record.c) *k from the whole sample's traces `tr` and its `ngroups`
+ * groups' (each the sample less one group); all unknown where ngroups < 2. */
+void lab_scan_predict_knee_of (const traces_t *tr, const traces_t *groups, int ngroups, const layouts_t *l,
+                               lab_scan_predict_knee_t *k);
 
 /* lab_scan_predict_record_prediction -- (predict_record.c) "prediction": the model, its inputs and the
- * probe's cost. */
+ * probe's cost; with --sample, the sample's knee from `knee`. */
 void lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
                                          const lab_scan_predict_input_t *in, const layouts_t *l,
-                                         const timing_t *t, double elapsed_s);
+                                         const lab_scan_predict_knee_t *knee, const timing_t *t,
+                                         double elapsed_s);
 
 /* lab_scan_predict_record_dataset -- (predict_record.c) "dataset": the detail collection as it is, the folded
  * layout as predicted. */

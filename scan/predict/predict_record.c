@@ -57,6 +57,91 @@ scaled_read_bytes (lab_scan_stackdist_t *sd, uint64_t cache, double rate, const 
    return bytes;
 }
 
+/* figure_at -- the bytes the load of `layout` reads at `cache` by the engine the point's figures come from
+ * (the eviction miniature where it runs, else LRU): *pm that engine, *lru the LRU's bytes, *misses the
+ * figure's page misses. */
+static double
+figure_at (const traces_t *tr, int layout, uint64_t cache, const layouts_t *l, lab_scan_predict_model_t *pm,
+           double *lru, double *misses)
+{
+   lab_scan_predict_point_model (tr, layout, cache, l, pm);
+   *lru = scaled_read_bytes (tr->sd[layout], cache, tr->mini.rate, l, layout, NULL, misses);
+   return pm->why ? *lru
+                  : scaled_read_bytes (tr->sd[layout], cache, tr->mini.rate, l, layout, pm->misses, misses);
+}
+
+/* The knee's level: the cache at which a curve first reads at most this many times what it reads when
+ * everything fits (its first touches). Where the curve is steep the knee hardly moves with it. */
+#define KNEE_LEVEL 2.0
+
+/* The smallest cache a knee is looked for at: WiredTiger's smallest cache_size, 1 MB (below it a layout's
+ * knee is its few pages' and no cache anyone configures). */
+#define KNEE_MIN_CACHE (1024.0 * 1024)
+
+/* knee_cache -- the knee of the LRU curve of `sd` (a sample at `rate`) of `layout`, in bytes of cache,
+ * found by bisection on the cache's logarithm (the curve never rises with the cache: LRU's inclusion);
+ * 0 where the curve is at its level already at a thousandth of the layout's size or KNEE_MIN_CACHE (no
+ * knee: it fits) or not yet at a thousand times it. */
+static double
+knee_cache (lab_scan_stackdist_t *sd, double rate, const layouts_t *l, int layout)
+{
+   double size = l->on_disk[layout] > 1 ? l->on_disk[layout] : 1,
+          lo = log (fmax (size / 1000, KNEE_MIN_CACHE)), hi = log (fmax (size * 1000, KNEE_MIN_CACHE * 2)),
+          level;
+   int k;
+
+   level = KNEE_LEVEL * scaled_read_bytes (sd, (uint64_t)exp (hi), rate, l, layout, NULL, NULL);
+   if (scaled_read_bytes (sd, (uint64_t)exp (lo), rate, l, layout, NULL, NULL) <= level ||
+       scaled_read_bytes (sd, (uint64_t)exp (hi), rate, l, layout, NULL, NULL) > level) {
+      return 0;
+   }
+   for (k = 0; k < 60 && hi - lo > 1e-4; k++) {
+      double mid = (lo + hi) / 2;
+      if (scaled_read_bytes (sd, (uint64_t)exp (mid), rate, l, layout, NULL, NULL) <= level) {
+         hi = mid;
+      } else {
+         lo = mid;
+      }
+   }
+   return exp (hi);
+}
+
+/* lab_scan_predict_knee_of -- see predict_private.h. The delete-a-group jackknife of the log knee: its bias
+ * (G - 1) x (the groups' mean - the sample's), its standard error sqrt((G - 1) / G x the sum of the
+ * squared deviations). */
+void
+lab_scan_predict_knee_of (const traces_t *tr, const traces_t *groups, int ngroups, const layouts_t *l,
+                          lab_scan_predict_knee_t *k)
+{
+   int i, g;
+
+   memset (k, 0, sizeof *k);
+   for (i = 0; i < 2 && ngroups > 1; i++) {
+      double whole = knee_cache (tr->sd[i], tr->mini.rate, l, i), lg[SAMPLE_GROUPS], mean = 0, ss = 0;
+      if (whole <= 0) {
+         continue;
+      }
+      for (g = 0; g < ngroups && g < SAMPLE_GROUPS; g++) {
+         double kg = knee_cache (groups[g].sd[i], groups[g].mini.rate, l, i);
+         if (kg <= 0) {
+            break;
+         }
+         lg[g] = log (kg / whole);
+         mean += lg[g] / ngroups;
+      }
+      if (g < ngroups) {
+         continue; /* a group without a knee: the jackknife has no replicate there */
+      }
+      for (g = 0; g < ngroups; g++) {
+         ss += (lg[g] - mean) * (lg[g] - mean);
+      }
+      k->known[i] = true;
+      k->knee[i] = whole;
+      k->log_bias[i] = (ngroups - 1) * mean;
+      k->log_spread[i] = sqrt (ss * (ngroups - 1) / ngroups);
+   }
+}
+
 /* append_entry -- one predicted run entry (run 1) of `layout`. */
 static void
 append_entry (bson_t *arr, const char *ik, const char *layout, const traces_t *tr, const layouts_t *l, int i,
@@ -89,8 +174,8 @@ append_entry (bson_t *arr, const char *ik, const char *layout, const traces_t *t
 /* lab_scan_predict_append_point -- see predict_private.h. */
 void
 lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, const traces_t *tr,
-                               const traces_t *groups, int ngroups, const layouts_t *l,
-                               const lab_scan_opts_t *o, int64_t nload, const timing_t *t,
+                               const traces_t *groups, int ngroups, const lab_scan_predict_knee_t *knee,
+                               const layouts_t *l, const lab_scan_opts_t *o, int64_t nload, const timing_t *t,
                                lab_scan_predict_point_reads_t *reads)
 {
    static const char *const names[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
@@ -101,10 +186,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
    int i, g;
 
    for (i = 0; i < 2; i++) {
-      lab_scan_predict_point_model (tr, i, cache, l, &pm[i]);
-      lru[i] = scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, NULL, &misses[i]);
-      rb[i] = pm[i].why ? lru[i]
-                        : scaled_read_bytes (tr->sd[i], cache, tr->mini.rate, l, i, pm[i].misses, &misses[i]);
+      rb[i] = figure_at (tr, i, cache, l, &pm[i], &lru[i], &misses[i]);
       if (reads) {
          reads->bytes[i] = rb[i];
          reads->misses[i] = misses[i];
@@ -177,7 +259,8 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
           * moves the whole curve with its size (4,000 bills of 40 rows at ratio 1.5: 39x from 2% of the
           * masters, 33x from 1.5%, 97x from all), which the groups' spread alone does not show (±0 where
           * each group fits): the error stated is the root of both squared */
-         double a[SAMPLE_GROUPS], mean = 0, ss = 0, fig = l->on_disk[i] > 0 ? rb[i] / l->on_disk[i] : 0, bias;
+         double a[SAMPLE_GROUPS], mean = 0, ss = 0, fig = l->on_disk[i] > 0 ? rb[i] / l->on_disk[i] : 0, bias,
+                                  err;
          for (g = 0; g < ngroups; g++) {
             double b = scaled_read_bytes (groups[g].sd[i], cache, groups[g].mini.rate, l, i, NULL, NULL);
             /* the groups run the LRU: its spread is carried to the miniature's figure in proportion */
@@ -188,9 +271,40 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
             ss += (a[g] - mean) * (a[g] - mean);
          }
          bias = (ngroups - 1) * (mean - fig);
+         err = sqrt (ss * (ngroups - 1) / ngroups + bias * bias);
          BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_bias", bias);
-         BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_error",
-                             sqrt (ss * (ngroups - 1) / ngroups + bias * bias));
+         if (knee && knee->known[i] && l->on_disk[i] > 0) {
+            /* the error in cache: the figure where the whole collection's curve would put it, at the cache
+             * the knee's jackknife moves this one to (its bias, then its bias and standard error either
+             * way); the stated error is the larger of the two: where every group fits the cache the
+             * figure's own jackknife is 0, the knee's is not (F = 0.02: 0.9 +- 0 against 22.1) */
+            double shifts[3] = { knee->log_bias[i], knee->log_bias[i] - knee->log_spread[i],
+                                 knee->log_bias[i] + knee->log_spread[i] },
+                   at_bias = fig, kerr = 0;
+            int s;
+            /* the standard error's edges only where they differ from the bias by 2% in cache or more:
+             * each is the miniature again at another cache (+30-45% of the prediction's time at F = 0.05
+             * and 0.2 with all three, 800,000 rows) */
+            for (s = 0; s < (knee->log_spread[i] >= 0.02 ? 3 : 1); s++) {
+               lab_scan_predict_model_t sm;
+               double sl, sf;
+               if (fabs (shifts[s]) < 1e-3) {
+                  sf = fig;
+               } else {
+                  sf = figure_at (tr, i, (uint64_t)llround ((double)cache * exp (shifts[s])), l, &sm, &sl,
+                                  NULL) /
+                       l->on_disk[i];
+               }
+               if (s == 0) {
+                  at_bias = sf;
+               }
+               kerr = fmax (kerr, fabs (sf - fig));
+            }
+            BSON_APPEND_DOUBLE (&d, "read_amplification_at_knee_bias", at_bias);
+            BSON_APPEND_DOUBLE (&d, "read_amplification_knee_error", kerr);
+            err = fmax (err, kerr);
+         }
+         BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_error", err);
       }
       bson_append_document_end (point, &d);
    }
@@ -200,8 +314,8 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
 /* lab_scan_predict_record_prediction -- see predict_private.h. */
 void
 lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
-                                    const lab_scan_predict_input_t *in, const layouts_t *l, const timing_t *t,
-                                    double elapsed_s)
+                                    const lab_scan_predict_input_t *in, const layouts_t *l,
+                                    const lab_scan_predict_knee_t *knee, const timing_t *t, double elapsed_s)
 {
    bson_t d, m, pr, c;
 
@@ -290,8 +404,38 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
                         "read_amplification_sampling_error per point and layout: the delete-a-group "
                         "jackknife's root mean square error, the sample split four ways by the same hash "
                         "and the estimate made again without each group: their spread and their bias "
-                        "(read_amplification_sampling_bias)");
+                        "(read_amplification_sampling_bias); or, where larger, the error in cache "
+                        "(read_amplification_knee_error): the figure at the caches the same jackknife of "
+                        "the knee moves the point to (knee)");
       BSON_APPEND_INT32 (&c, "groups", SAMPLE_GROUPS);
+      {
+         static const char *const kn[2] = { LAB_RESULTS_DETAIL, LAB_RESULTS_FOLDED };
+         bson_t kd, kl;
+         int i;
+         BSON_APPEND_DOCUMENT_BEGIN (&c, "knee", &kd);
+         BSON_APPEND_UTF8 (&kd, "method",
+                           "the cache at which the sample's LRU curve first reads at most twice what it "
+                           "reads when everything fits; the delete-a-group jackknife of its logarithm "
+                           "gives the sample's bias (a thin sample's knee lies at smaller caches: fewer "
+                           "sampled masters share a page) and the whole collection's knee");
+         for (i = 0; knee && i < 2; i++) {
+            if (!knee->known[i]) {
+               continue;
+            }
+            BSON_APPEND_DOCUMENT_BEGIN (&kd, kn[i], &kl);
+            BSON_APPEND_DOUBLE (&kl, "sample_cache_bytes", knee->knee[i]);
+            BSON_APPEND_DOUBLE (&kl, "cache_bias", exp (knee->log_bias[i]));
+            BSON_APPEND_DOUBLE (&kl, "cache_spread", exp (knee->log_spread[i]));
+            BSON_APPEND_DOUBLE (&kl, "cache_bytes", knee->knee[i] / exp (knee->log_bias[i]));
+            if (l->on_disk[0] > 0) {
+               BSON_APPEND_DOUBLE (&kl, LAB_RESULTS_KEY_CACHE_RATIO,
+                                   knee->knee[i] / exp (knee->log_bias[i]) / l->on_disk[0]);
+               BSON_APPEND_DOUBLE (&kl, "sample_cache_ratio", knee->knee[i] / l->on_disk[0]);
+            }
+            bson_append_document_end (&kd, &kl);
+         }
+         bson_append_document_end (&c, &kd);
+      }
       BSON_APPEND_DOUBLE (&c, "masters_per_page", p->sample_per_page);
       if (p->sample_per_page < SAMPLE_MIN_PER_PAGE) {
          BSON_APPEND_UTF8 (&c, "warning", SAMPLE_WARNING);

@@ -379,6 +379,13 @@ contains "prediction: sampled, the error per figure" sweep.json \
 contains "prediction: sampled, said" sweep.json \
   'it read the RecordIds of a sample of 25% of the masters (9512, chosen by a hash of the key)' --prediction "$tmp/predict-sampled.json"
 not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
+not_contains "prediction: sampled without a knee, none said" sweep.json "knee (the cache" \
+  --prediction "$tmp/predict-sampled.json"
+jq '.prediction.sample.knee = {detail: {sample_cache_ratio: 2.756, cache_ratio: 3.261}}' \
+  "$tmp/predict-sampled.json" >"$tmp/predict-knee.json"
+contains "prediction: sampled, the knee said" sweep.json \
+  "the detail layout's knee (the cache where it first reads at most twice its fitting reads) lies at cache ratio 2.76 in the sample and 3.26 for every master by the same jackknife" \
+  --prediction "$tmp/predict-knee.json"
 python3 - "$tmp/predict-sampled.json" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

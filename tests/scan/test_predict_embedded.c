@@ -519,14 +519,14 @@ test_refusals (void **state)
 #define SAMPLE_F "0.25"
 #define TOL_SAMPLE 0.10
 
-/* predict_to -- scancmp --predict on dir with `extra`, its results file loaded. */
+/* predict_at -- scancmp --predict on dir at `ratios` with `extra`, its results file loaded. */
 static bson_t *
-predict_to (const char *dir, const char *name, const char *extra)
+predict_at (const char *dir, const char *name, const char *ratios, const char *extra)
 {
    char *path = bson_strdup_printf ("%s/%s", dir, name);
    char *cmd = bson_strdup_printf ("'%s' --uri 'wiredtiger:%s' --predict --parallel 4 --progress never -q "
-                                   "--cache-ratios " RATIOS " %s --out '%s'",
-                                   g_bin, dir, extra, path);
+                                   "--cache-ratios %s %s --out '%s'",
+                                   g_bin, dir, ratios, extra, path);
    char *err = NULL;
    bson_t *r;
 
@@ -539,6 +539,51 @@ predict_to (const char *dir, const char *name, const char *extra)
    bson_free (cmd);
    bson_free (path);
    return r;
+}
+
+/* predict_to -- predict_at RATIOS. */
+static bson_t *
+predict_to (const char *dir, const char *name, const char *extra)
+{
+   return predict_at (dir, name, RATIOS, extra);
+}
+
+/* The knee's error in cache: at F = 0.02 the sample's curve fits from ratio ~2.8 where every master's
+ * rereads to ~3.4 (22x at ratio 3: its four groups fit there too, so the figure's own jackknife says
+ * 0.9 +- 0); the knee's jackknife moves the sample's knee towards every master's and the error at 3
+ * covers the figure read at the cache it moves the point to (5.4 on these data). */
+static void
+check_knee (const char *dir)
+{
+   bson_t *all = predict_at (dir, "all3.json", "3", ""),
+          *tiny = predict_at (dir, "tiny3.json", "3", "--sample 0.02");
+   double a = num (all, "sweep.0.detail.read_amplification"),
+          f = num (tiny, "sweep.0.detail.read_amplification"),
+          e = num (tiny, "sweep.0.detail.read_amplification_sampling_error"),
+          kb = num (tiny, "sweep.0.detail.read_amplification_at_knee_bias"),
+          ks = num (tiny, "prediction.sample.knee.detail.sample_cache_ratio"),
+          kw = num (tiny, "prediction.sample.knee.detail.cache_ratio");
+
+   print_message ("--sample 0.02 at ratio 3: %.2f +- %.2f (%.2f at the knee's bias), every master %.2f; "
+                  "knee at ratio %.2f in the sample, %.2f by the jackknife\n",
+                  f, e, kb, a, ks, kw);
+   if (!(a > 2 && f < 2)) {
+      fail_msg ("the data no longer put the thin sample's knee under ratio 3 (%.2f) and every master's "
+                "over it (%.2f): the check below has nothing to see",
+                f, a);
+   }
+   if (!(e > 1 && e >= fabs (kb - f) - 1e-9 && kb > f)) {
+      fail_msg ("--sample 0.02 at ratio 3: %.2f +- %.2f where every master reads %.2f: the knee's bias "
+                "(%.2f there) is not in the error",
+                f, e, a, kb);
+   }
+   if (!(kw > ks && ks < 3 && kw <= 4)) {
+      fail_msg ("--sample 0.02: the knee at ratio %.2f in the sample, %.2f by the jackknife: want it moved "
+                "up, towards every master's (between 3 and 4 on these data)",
+                ks, kw);
+   }
+   bson_destroy (all);
+   bson_destroy (tiny);
 }
 
 static void
@@ -615,6 +660,7 @@ test_sample (void **state)
          }
       }
       bson_destroy (tiny);
+      check_knee (dir);
    }
    assert_true (num (part, "prediction.probe.documents_fetched") ==
                 num (part, "prediction.model.fold_sample_rows"));
