@@ -130,12 +130,18 @@ sample_table() {
                    | select(.layout == l)] | first;
     def mrg(q; l): [(q.workloads // [])[] | select(.workload == "range") | (.layouts // [])[]
                     | select(.layout == l) | .engine_read_bytes] | first;
-    "--sample \($f): probe \(.prediction.probe.elapsed_s * 1000 | round) ms, \(.prediction.probe.documents_fetched) documents fetched; MiB read sampled ± error / exact / measured (sampled vs measured)",
+    def inside(p; l; m): if se(p; l) and m then ((rb(p; l) - m) | fabs) <= se(p; l) else false end;
+    "--sample \($f): probe \(.prediction.probe.elapsed_s * 1000 | round) ms, \(.prediction.probe.documents_fetched) documents fetched; MiB read sampled ± error / exact / measured (sampled vs measured; \"in\": the exact within the sampled ± error, what the error claims)",
+    (.prediction.sample.knee.detail // null | select(. != null)
+     | "  detail knee (where its LRU curve first reads twice its fitting reads): cache ratio \(.sample_cache_ratio * 100 | round / 100) in the sample, moved to \(.moved_cache_ratio * 100 | round / 100) by its jackknife (an error, not an estimate)"),
+    ([.sweep[] as $p | at($e[0]; $p.cache_size_bytes) as $x | at($m[0]; $p.cache_size_bytes) as $q
+      | select($q != null) | ("detail", "folded") as $l | inside($p; $l; rb($x; $l))]
+     | "  the exact prediction within the stated error: \(map(select(.)) | length) of \(length) figures"),
     (.sweep[] as $p | at($e[0]; $p.cache_size_bytes) as $x | at($m[0]; $p.cache_size_bytes) as $q
      | select($q != null)
      | "  \(mib($p.cache_size_bytes)) MiB: "
        + ([("detail", "folded") as $l
-           | "\($l) \(mib(rb($p; $l)))\(if se($p; $l) then " ± " + mib(se($p; $l)) else "" end) / \(mib(rb($x; $l))) / \(mib($q.summary[$l].block_read_bytes.median)) (\(pct(rb($p; $l); $q.summary[$l].block_read_bytes.median)))"]
+           | "\($l) \(mib(rb($p; $l)))\(if se($p; $l) then " ± " + mib(se($p; $l)) else "" end) / \(mib(rb($x; $l))) / \(mib($q.summary[$l].block_read_bytes.median)) (\(pct(rb($p; $l); $q.summary[$l].block_read_bytes.median))\(if inside($p; $l; rb($x; $l)) then " in" else "" end))"]
           | join(", "))
        + ([("detail", "folded") as $l | rg($p; $l) as $r | select($r != null)
            | "; range \($l) \(mib($r.engine_read_bytes))\(if $r.engine_read_bytes_sampling_error then " ± " + mib($r.engine_read_bytes_sampling_error) else "" end) / \(mib(rg($x; $l).engine_read_bytes)) / \(mib(mrg($q; $l))) (\(pct($r.engine_read_bytes; mrg($q; $l))))\(if $r.sample_warning then " [warning]" else "" end)"]

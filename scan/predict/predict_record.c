@@ -273,6 +273,7 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          bias = (ngroups - 1) * (mean - fig);
          err = sqrt (ss * (ngroups - 1) / ngroups + bias * bias);
          BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_bias", bias);
+         BSON_APPEND_DOUBLE (&d, "read_amplification_figure_error", err);
          if (knee && knee->known[i] && l->on_disk[i] > 0) {
             /* the error in cache: the figure where the whole collection's curve would put it, at the cache
              * the knee's jackknife moves this one to (its bias, then its bias and standard error either
@@ -416,8 +417,8 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
          BSON_APPEND_UTF8 (&kd, "method",
                            "the cache at which the sample's LRU curve first reads at most twice what it "
                            "reads when everything fits; the delete-a-group jackknife of its logarithm "
-                           "gives the sample's bias (a thin sample's knee lies at smaller caches: fewer "
-                           "sampled masters share a page) and the whole collection's knee");
+                           "gives its bias and spread (moved_cache_*: the knee moved by the bias), an "
+                           "error in cache for each point's figure, not a better estimate of the knee");
          for (i = 0; knee && i < 2; i++) {
             if (!knee->known[i]) {
                continue;
@@ -426,9 +427,9 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
             BSON_APPEND_DOUBLE (&kl, "sample_cache_bytes", knee->knee[i]);
             BSON_APPEND_DOUBLE (&kl, "cache_bias", exp (knee->log_bias[i]));
             BSON_APPEND_DOUBLE (&kl, "cache_spread", exp (knee->log_spread[i]));
-            BSON_APPEND_DOUBLE (&kl, "cache_bytes", knee->knee[i] / exp (knee->log_bias[i]));
+            BSON_APPEND_DOUBLE (&kl, "moved_cache_bytes", knee->knee[i] / exp (knee->log_bias[i]));
             if (l->on_disk[0] > 0) {
-               BSON_APPEND_DOUBLE (&kl, LAB_RESULTS_KEY_CACHE_RATIO,
+               BSON_APPEND_DOUBLE (&kl, "moved_cache_ratio",
                                    knee->knee[i] / exp (knee->log_bias[i]) / l->on_disk[0]);
                BSON_APPEND_DOUBLE (&kl, "sample_cache_ratio", knee->knee[i] / l->on_disk[0]);
             }

@@ -71,13 +71,13 @@ lab_scan_predict_table_render (const bson_t *results)
       {
          /* the knee in cache, the quantity a DBA sizes by: the sample's and the whole collection's */
          double kr = 0, sr = 0;
-         if (lab_results_get_number (results, "prediction.sample.knee.detail.cache_ratio", &kr) &&
+         if (lab_results_get_number (results, "prediction.sample.knee.detail.moved_cache_ratio", &kr) &&
              lab_results_get_number (results, "prediction.sample.knee.detail.sample_cache_ratio", &sr)) {
             bson_string_append_printf (s,
                                        "The detail layout's knee (the cache where it first reads at most "
-                                       "twice the fitting reads): ratio %.2f in the sample, %.2f for every "
-                                       "master by the jackknife (a thinner sample's knee lies at smaller "
-                                       "caches); each figure's error includes reading it at that cache.\n",
+                                       "twice the fitting reads): ratio %.2f in the sample; the jackknife of "
+                                       "its cache moves it to %.2f, and each ± above covers the figure at "
+                                       "the cache so moved.\n",
                                        sr, kr);
          }
       }

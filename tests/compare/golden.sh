@@ -381,10 +381,10 @@ contains "prediction: sampled, said" sweep.json \
 not_contains "prediction: unsampled, no ±" sweep.json "8.90 ±" --prediction predict.json
 not_contains "prediction: sampled without a knee, none said" sweep.json "knee (the cache" \
   --prediction "$tmp/predict-sampled.json"
-jq '.prediction.sample.knee = {detail: {sample_cache_ratio: 2.756, cache_ratio: 3.261}}' \
+jq '.prediction.sample.knee = {detail: {sample_cache_ratio: 2.756, moved_cache_ratio: 3.261}}' \
   "$tmp/predict-sampled.json" >"$tmp/predict-knee.json"
 contains "prediction: sampled, the knee said" sweep.json \
-  "the detail layout's knee (the cache where it first reads at most twice its fitting reads) lies at cache ratio 2.76 in the sample and 3.26 for every master by the same jackknife" \
+  "the detail layout's knee (the cache where it first reads at most twice its fitting reads) lies at cache ratio 2.76 in the sample, the same jackknife of its cache moves it to 3.26" \
   --prediction "$tmp/predict-knee.json"
 python3 - "$tmp/predict-sampled.json" "$tmp" <<'PY'
 import json, sys
