@@ -18,7 +18,10 @@
 # the cores other processes kept busy during the measured runs, and per shape the worst x of each; with
 # --candidates each candidate's bytes read predicted and measured; with --workloads the range and aggregate
 # workloads' bytes read predicted and measured per layout; with --writes a row read's engine bytes and an
-# append's journal bytes predicted and measured per layout. Prints figures; asserts nothing (the tests with
+# append's journal bytes predicted and measured per layout; per shape a line counting the issue's targets
+# met (detail bytes within 25% where it rereads, "fits" where it fits, folded bytes within 25%, the speedup
+# within a factor 1.5 or 2 at the knee, the knee's cache within 15%: one figure against the runs' median),
+# and at the end those counts per shape and over all. Prints figures; asserts nothing (the tests with
 # a band are tests/scan/test_predict_embedded.c, test_predict_wl_embedded.c and test_predict_row_embedded.c).
 #
 # Usage: scripts/bench-predict.sh [--build DIR] [--bills N] [--rows MEAN] [--ratios LIST] [--parallel N]
@@ -186,7 +189,7 @@ command -v jq >/dev/null || die "jq is needed to read the results files (apt-get
 cmake --build "$build" --target scancmp billgen fold-details >/dev/null || die "build failed in $build"
 bin=$build/bin
 works=()
-cleanup() { [ "$keep" = 1 ] || rm -rf ${works[@]+"${works[@]}"}; }
+cleanup() { rm -f "${tally:-}"; [ "$keep" = 1 ] || rm -rf ${works[@]+"${works[@]}"}; }
 trap cleanup EXIT
 
 # shape_args NAME -- billgen's options of shape NAME (bills and rows included; the default shape's none when
@@ -362,6 +365,53 @@ cands_table() {
             | mib($a) + "/" + mib($b) + " (" + pct($a; $b) + ")"]) | join("\t"))' "$1" | column -t -s $'\t'
 }
 
+# targets_table PRED MEAS SHAPE -- the issue's targets counted on this shape's points, one line, and a row
+# of the same counts appended to $tally for the summary: the detail layout's bytes within 25% where it
+# rereads (measured read amplification over 1.5), "fits" (1.5 or less) predicted where it fits; the
+# folded layout's bytes within 25% at every point; the speedup within a factor 1.5, 2 at the knee (the two
+# points around the measured detail curve's fall through 2); the knee's cache within 15%. One figure
+# against the runs' median: the bands and the runs' spread are in the tables above.
+targets_table() {
+  jq -r --slurpfile m "$2" --arg shape "$3" '
+    def rb(p; l): p.summary[l].block_read_bytes.median // null;
+    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
+               | if $d and $f and $f > 0 then $d / $f else null end;
+    def within(a; b; t): a != null and b != null and b > 0 and ((a - b) / b | fabs) <= t;
+    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
+                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
+                  | ((($a.detail.read_amplification | log) - (2 | log)) /
+                     (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
+                  | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
+                 | first;
+    .sweep as $ps | $m[0].sweep as $qs
+    | [range(0; ($qs | length) - 1) as $i | select(($qs[$i].detail.read_amplification // 0) > 2
+                                                   and ($qs[$i + 1].detail.read_amplification // 99) <= 2)
+       | $qs[$i].cache_size_bytes, $qs[$i + 1].cache_size_bytes] as $kneepts
+    | [$qs[] as $q | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
+       | { rereads: (($q.detail.read_amplification // 0) > 1.5),
+           detail: within(rb($p; "detail"); rb($q; "detail"); 0.25),
+           fits: (($p.detail.read_amplification // 99) <= 1.5),
+           folded: within(rb($p; "folded"); rb($q; "folded"); 0.25),
+           speed: (if sp($p) and sp($q) then ([sp($p) / sp($q), sp($q) / sp($p)] | max)
+                     <= (if ([$kneepts[] | select(. == $q.cache_size_bytes)] | length) > 0 then 2 else 1.5 end)
+                   else null end) }] as $r
+    | (knee($ps)) as $kp | (knee($qs)) as $km
+    | ($r | map(select(.rereads)) | [length, (map(select(.detail)) | length)]) as $d
+    | ($r | map(select(.rereads | not)) | [length, (map(select(.fits)) | length)]) as $f
+    | ($r | [length, (map(select(.folded)) | length)]) as $g
+    | ($r | map(select(.speed != null)) | [length, (map(select(.speed)) | length)]) as $v
+    | (if $kp and $km then (($kp - $km) / $km) else null end) as $ke
+    | "targets (one figure against the median): detail within 25% where it rereads \($d[1]) of \($d[0]), fits where it fits \($f[1]) of \($f[0]); folded within 25% \($g[1]) of \($g[0]); speedup within 1.5 (2 at the knee) \($v[1]) of \($v[0]); knee within 15%: \(if $ke == null then "n/a (no knee on both curves)" elif ($ke | fabs) <= 0.15 then "yes" else "no" end)\(if $ke == null then "" else " (" + (($ke * 100) | round | tostring) + "%)" end)",
+      ([$shape, $d[1], $d[0], $f[1], $f[0], $g[1], $g[0], $v[1], $v[0], (if $ke == null then "n/a" elif ($ke | fabs) <= 0.15 then "yes" else "no" end)] | map(tostring) | join("\t") | "TALLY\t" + .)' "$1" |
+    while IFS= read -r line; do
+      case $line in
+        TALLY*) printf '%s\n' "${line#TALLY	}" >>"$tally" ;;
+        *) printf '%s\n' "$line" ;;
+      esac
+    done
+}
+
+tally=$(mktemp "${TMPDIR:-/tmp}/bench-predict-tally.XXXXXX")
 for s in "${shape_list[@]}"; do
   work=$(mktemp -d "${TMPDIR:-/tmp}/bench-predict.XXXXXX")
   works+=("$work")
@@ -413,6 +463,7 @@ for s in "${shape_list[@]}"; do
   speed_table "$work/pred.json" "$work/meas.json"
   if [ "$runs" -gt 1 ]; then spread_table "$work/pred.json" "$work/meas.json"; fi
   band_table "$work/pred.json" "$work/meas.json"
+  targets_table "$work/pred.json" "$work/meas.json" "$s"
   if [ "$candidates" = 1 ]; then cands_table "$work/pred.json" "$work/meas.json"; fi
   if [ ${#workloads[@]} -gt 0 ]; then wl_table "$work/pred.json" "$work/meas.json"; fi
   if [ "$writes" = 1 ]; then writes_table "$work/pred.json" "$work/meas.json"; fi
@@ -423,6 +474,15 @@ for s in "${shape_list[@]}"; do
     sample_table "$f" "$work/pred-$f.json" "$work/pred.json" "$work/meas.json"
   done
 done
+echo
+echo "targets per shape (the issue's, one figure against the runs' median; see each shape's line):"
+{
+  printf 'shape\tdetail<=25%%\tfits\tfolded<=25%%\tspeedup\tknee<=15%%\n'
+  awk -F'\t' '{ printf "%s\t%s/%s\t%s/%s\t%s/%s\t%s/%s\t%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+                d += $2; dn += $3; f += $4; fn += $5; g += $6; gn += $7; v += $8; vn += $9; k += ($10 == "yes"); kn += ($10 != "n/a") }
+       END { printf "all\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\n", d, dn, f, fn, g, gn, v, vn, k, kn }' "$tally"
+} | column -t -s $'\t'
+rm -f "$tally"
 echo
 echo "MiB read: the engine's bytes read from disk into its cache (median of the runs), read amplification in"
 echo "brackets; err = (predicted - measured) / measured of the bytes read, at the same cache size;"
