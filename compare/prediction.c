@@ -64,8 +64,7 @@ md_probe (bson_string_t *o, const bson_t *doc)
       {
          /* the knee in cache, what a cache is sized by: a thin sample's lies at smaller caches */
          double ks = 0, kw = 0;
-         if (lab_results_get_number (doc, "prediction.sample.knee.detail.sample_cache_ratio", &ks) &&
-             lab_results_get_number (doc, "prediction.sample.knee.detail.moved_cache_ratio", &kw)) {
+         if (lab_results_sample_knee (doc, &ks, &kw)) {
             bson_string_append_printf (o,
                                        "; the detail layout's knee (the cache where it first reads at most "
                                        "twice its fitting reads) lies at cache ratio %.2f in the sample, "

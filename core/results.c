@@ -149,6 +149,14 @@ lab_results_get_number (const bson_t *doc, const char *path, double *out)
    }
 }
 
+/* lab_results_sample_knee -- see results.h. */
+bool
+lab_results_sample_knee (const bson_t *doc, double *sample_ratio, double *moved_ratio)
+{
+   return lab_results_get_number (doc, "prediction.sample.knee.detail.sample_cache_ratio", sample_ratio) &&
+          lab_results_get_number (doc, "prediction.sample.knee.detail.moved_cache_ratio", moved_ratio);
+}
+
 /* lab_results_get_int -- see results.h. */
 bool
 lab_results_get_int (const bson_t *doc, const char *path, int64_t *out)

@@ -103,6 +103,10 @@ void lab_results_layouts_append (bson_t *results, const lab_results_layouts_t *l
  * absent, null or not a number. */
 bool lab_results_get_number (const bson_t *doc, const char *path, double *out);
 
+/* lab_results_sample_knee -- a sampled prediction's detail knee (prediction.sample.knee.detail: the
+ * sample's cache ratio and the one its jackknife moves it to); false when the prediction states none. */
+bool lab_results_sample_knee (const bson_t *doc, double *sample_ratio, double *moved_ratio);
+
 /* lab_results_get_int -- lab_results_get_number rounded to an integer (counts stored as any number type). */
 bool lab_results_get_int (const bson_t *doc, const char *path, int64_t *out);
 

@@ -208,6 +208,16 @@ shape_args() {
 }
 
 # table PRED MEAS -- the per-cache table of both layouts, then the knee and the speedup's error
+# jq definitions two tables share: knee(s), the cache where a sweep's detail read amplification falls
+# through 2, log-log interpolated between the two points around it (the same rule on both curves)
+jq_knee='
+    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
+                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
+                  | ((($a.detail.read_amplification | log) - (2 | log)) /
+                     (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
+                  | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
+                 | first;'
+
 table() {
   printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
   printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
@@ -233,13 +243,7 @@ table() {
     done
   # the knee: the cache where the detail's read amplification falls through 2, log-log interpolated
   # between the two points around it (the same points on both curves); the speedup at the reference point
-  jq -r --slurpfile m "$2" '
-    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
-                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
-                  | ((($a.detail.read_amplification | log) - (2 | log)) /
-                     (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
-                  | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
-                 | first;
+  jq -r --slurpfile m "$2" "$jq_knee"'
     def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
                | if $d and $f and $f > 0 then $d / $f else null end;
     def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
@@ -372,17 +376,11 @@ cands_table() {
 # points around the measured detail curve's fall through 2); the knee's cache within 15%. One figure
 # against the runs' median: the bands and the runs' spread are in the tables above.
 targets_table() {
-  jq -r --slurpfile m "$2" --arg shape "$3" '
+  jq -r --slurpfile m "$2" --arg shape "$3" "$jq_knee"'
     def rb(p; l): p.summary[l].block_read_bytes.median // null;
     def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
                | if $d and $f and $f > 0 then $d / $f else null end;
     def within(a; b; t): a != null and b != null and b > 0 and ((a - b) / b | fabs) <= t;
-    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
-                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
-                  | ((($a.detail.read_amplification | log) - (2 | log)) /
-                     (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
-                  | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
-                 | first;
     .sweep as $ps | $m[0].sweep as $qs
     | [range(0; ($qs | length) - 1) as $i | select(($qs[$i].detail.read_amplification // 0) > 2
                                                    and ($qs[$i + 1].detail.read_amplification // 99) <= 2)

@@ -71,8 +71,7 @@ lab_scan_predict_table_render (const bson_t *results)
       {
          /* the knee in cache, the quantity a DBA sizes by: the sample's and the whole collection's */
          double kr = 0, sr = 0;
-         if (lab_results_get_number (results, "prediction.sample.knee.detail.moved_cache_ratio", &kr) &&
-             lab_results_get_number (results, "prediction.sample.knee.detail.sample_cache_ratio", &sr)) {
+         if (lab_results_sample_knee (results, &sr, &kr)) {
             bson_string_append_printf (s,
                                        "The detail layout's knee (the cache where it first reads at most "
                                        "twice the fitting reads): ratio %.2f in the sample; the jackknife of "
