@@ -270,8 +270,9 @@ typedef struct {
 typedef struct {
    bool known[2];        /* false: no groups, or the curve has no knee in the caches looked at */
    double knee[2];       /* bytes of cache: the whole sample's knee */
-   double log_bias[2];   /* (G - 1) x (the groups' mean log knee - the sample's): the sample's knee is
-                          * exp(log_bias) x the whole collection's, by the jackknife */
+   double log_bias[2];   /* (G - 1) x (the groups' mean log knee - the sample's): the jackknife's estimate
+                          * of the sample's knee over every master's (used as an error: on eight shapes no
+                          * better an estimate than the sample's own, docs/results.md) */
    double log_spread[2]; /* the jackknife's standard error of the log knee */
 } lab_scan_predict_knee_t;
 

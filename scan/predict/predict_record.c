@@ -275,10 +275,10 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
          BSON_APPEND_DOUBLE (&d, "read_amplification_sampling_bias", bias);
          BSON_APPEND_DOUBLE (&d, "read_amplification_figure_error", err);
          if (knee && knee->known[i] && l->on_disk[i] > 0) {
-            /* the error in cache: the figure where the whole collection's curve would put it, at the cache
-             * the knee's jackknife moves this one to (its bias, then its bias and standard error either
-             * way); the stated error is the larger of the two: where every group fits the cache the
-             * figure's own jackknife is 0, the knee's is not (F = 0.02: 0.9 +- 0 against 22.1) */
+            /* the error in cache: the figure at the cache the knee's jackknife moves this one to (its bias,
+             * then its bias and standard error either way); the stated error is the larger of the two:
+             * where every group fits the cache the figure's own jackknife is 0, the knee's is not (F =
+             * 0.02: 0.9 +- 0 where every master reads 22.1) */
             double shifts[3] = { knee->log_bias[i], knee->log_bias[i] - knee->log_spread[i],
                                  knee->log_bias[i] + knee->log_spread[i] },
                    at_bias = fig, kerr = 0;

@@ -69,7 +69,7 @@ lab_scan_predict_table_render (const bson_t *results)
       }
       bson_string_append (s, "\n");
       {
-         /* the knee in cache, the quantity a DBA sizes by: the sample's and the whole collection's */
+         /* the knee in cache, the quantity a DBA sizes by: the sample's and where its jackknife moves it */
          double kr = 0, sr = 0;
          if (lab_results_sample_knee (results, &sr, &kr)) {
             bson_string_append_printf (s,
