@@ -62,7 +62,8 @@
 #   --candidates        also fold the sorted and clustered copies and load them beside detail and folded
 #                       (at full size about 14 minutes more and 10 GB more disk: docs/results.md)
 #   --predict F         the prediction from a read-only probe sampling a share F of the masters
-#                       (0 < F <= 1; 0.01 at full size), timed cold and set beside the measured sweep
+#                       (0 < F <= 1; 0.05 at full size: 11.7 sampled masters a page, where 0.01 gives
+#                       2.6 and a warning), timed cold and set beside the measured sweep
 #   --resume            continue a run in DIR that was stopped or failed (its store kept, e.g. with --keep,
 #                       or killed): the phases that completed are not run again -- their rows in the table
 #                       are the recorded ones -- and the rest run as usual; the fraction must be the same
@@ -80,7 +81,7 @@
 #   scripts/seed-scale.sh --fraction 0.001 --progress never   # what the test suite runs
 #   scripts/seed-scale.sh --dir run1 --keep --resume    # after a stop: the scans and report only
 #   scripts/seed-scale.sh --candidates                  # detail, sorted, clustered and folded side by side
-#   scripts/seed-scale.sh --predict 0.01                # and the prediction before folding, checked
+#   scripts/seed-scale.sh --predict 0.05                # and the prediction before folding, checked
 set -euo pipefail
 
 me=seed-scale.sh
