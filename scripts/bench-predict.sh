@@ -207,7 +207,6 @@ shape_args() {
   esac
 }
 
-# table PRED MEAS -- the per-cache table of both layouts, then the knee and the speedup's error
 # jq definitions two tables share: knee(s), the cache where a sweep's detail read amplification falls
 # through 2, log-log interpolated between the two points around it (the same rule on both curves)
 jq_knee='
@@ -218,6 +217,7 @@ jq_knee='
                   | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
                  | first;'
 
+# table PRED MEAS -- the per-cache table of both layouts, then the knee and the speedup's error
 table() {
   printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
   printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
