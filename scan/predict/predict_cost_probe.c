@@ -33,8 +33,10 @@
 #define DEVICE_READS 96
 #define DEVICE_MAX_THREADS 16
 #define DEVICE_ALIGN 4096
-/* Repetitions of each CPU timing (the fastest kept). */
-#define CPU_REPS 5
+/* Repetitions of each CPU timing (the fastest kept): with 5, six probes of one store put the predicted
+ * speedup 1.18-1.27x apart (bench-predict's default, zipf and small masters at ratio 1); with 15, 1.09x,
+ * 1.21x and 1.17x, for about 0.1 s more of the probe on those stores (docs/results.md). */
+#define CPU_REPS 15
 
 /* ---- the device ---------------------------------------------------------------------------------- */
 
