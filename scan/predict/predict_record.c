@@ -79,20 +79,20 @@ figure_at (const traces_t *tr, int layout, uint64_t cache, const layouts_t *l, l
 #define KNEE_MIN_CACHE (1024.0 * 1024)
 
 /* knee_cache -- the knee of the LRU curve of `sd` (a sample at `rate`) of `layout`, in bytes of cache,
- * found by bisection on the cache's logarithm (the curve never rises with the cache: LRU's inclusion);
- * 0 where the curve is at its level already at a thousandth of the layout's size or KNEE_MIN_CACHE (no
- * knee: it fits) or not yet at a thousand times it. */
+ * found by bisection on the cache's logarithm (the curve never rises with the cache: LRU's inclusion); its
+ * fitting reads are those at a thousand times the layout's size; 0 where the curve is at its level already
+ * at a thousandth of the layout's size or KNEE_MIN_CACHE (no knee: it fits). */
 static double
 knee_cache (lab_scan_stackdist_t *sd, double rate, const layouts_t *l, int layout)
 {
    double size = l->on_disk[layout] > 1 ? l->on_disk[layout] : 1,
           lo = log (fmax (size / 1000, KNEE_MIN_CACHE)), hi = log (fmax (size * 1000, KNEE_MIN_CACHE * 2)),
-          level;
+          fits, level;
    int k;
 
-   level = KNEE_LEVEL * scaled_read_bytes (sd, (uint64_t)exp (hi), rate, l, layout, NULL, NULL);
-   if (scaled_read_bytes (sd, (uint64_t)exp (lo), rate, l, layout, NULL, NULL) <= level ||
-       scaled_read_bytes (sd, (uint64_t)exp (hi), rate, l, layout, NULL, NULL) > level) {
+   fits = scaled_read_bytes (sd, (uint64_t)exp (hi), rate, l, layout, NULL, NULL);
+   level = KNEE_LEVEL * fits;
+   if (scaled_read_bytes (sd, (uint64_t)exp (lo), rate, l, layout, NULL, NULL) <= level) {
       return 0;
    }
    for (k = 0; k < 60 && hi - lo > 1e-4; k++) {
