@@ -519,6 +519,10 @@ lab_cmp_render_prediction (bson_string_t *o, const lab_cmp_results_t *r, const l
                              "disk; the folded layout of a load in order whose pages hold several documents, "
                              "near its size in memory). The detail layout's edge raises the speedup, the "
                              "folded layout's lowers it; the error is the figure's.\n");
+         if (lab_results_get_string (&pred->doc, "prediction.model.band_warning")) {
+            bson_string_append_printf (o, "\nNote: %s.\n",
+                                       lab_results_get_string (&pred->doc, "prediction.model.band_warning"));
+         }
       }
    }
    bson_string_free (rows, true);

@@ -306,6 +306,9 @@ typedef struct {
 /* The engines a point's bytes read come from (the "model" of each layout in a predicted point). */
 #define LAB_PREDICT_MODEL_LRU "lru"
 #define LAB_PREDICT_MODEL_SIM "wt-evict-sim"
+/* The workers the band's held "no keep" episodes were measured at (predict_evict.c): at another count they
+ * are scaled, not measured, and the record says so (prediction.model.band_warning). */
+#define LAB_PREDICT_HOLD_WORKERS 4
 /* The version of the model as a whole, in the prediction record: bump it when a point's figures or their
  * stated errors change. */
 #define LAB_PREDICT_MODEL_VERSION "8-knee-error"

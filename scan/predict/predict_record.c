@@ -15,6 +15,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* How far above the band's upper edge one worker's loads read at 1-2x the file (docs/results.md "Fewer
+ * workers": three shapes, three cold runs a point), said where the workers are fewer than the holds' own. */
+#define BAND_FEWER_WORKERS "the medians of three at 0.9-4.0x, single loads up to 5.1x"
 #include <unistd.h>
 
 /* scaled_read_bytes -- the bytes a cache of `cache` reads in the load of `layout` (0 detail, 1 folded),
@@ -312,6 +316,28 @@ lab_scan_predict_append_point (bson_t *point, uint64_t cache, double ratio, cons
    bson_destroy (&runs);
 }
 
+/* record_band_warning -- "band_warning" in `m` where the load's workers are not those the band's held "no
+ * keep" episodes were measured at: scaled, not measured, and with fewer workers read over. */
+static void
+record_band_warning (bson_t *m, int parallel)
+{
+   char warn[512];
+
+   if (parallel == LAB_PREDICT_HOLD_WORKERS) {
+      return;
+   }
+   bson_snprintf (
+      warn, sizeof warn,
+      "the band's held \"no keep\" episodes were measured at %d workers and are scaled to %d here, "
+      "not measured%s",
+      LAB_PREDICT_HOLD_WORKERS, parallel,
+      parallel < LAB_PREDICT_HOLD_WORKERS
+         ? ": one worker's loads read over the band's upper edge at 1-2x the file (" BAND_FEWER_WORKERS
+           "; docs/results.md, \"Fewer workers\")"
+         : "");
+   BSON_APPEND_UTF8 (m, "band_warning", warn);
+}
+
 /* lab_scan_predict_record_prediction -- see predict_private.h. */
 void
 lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, const probe_t *p,
@@ -331,6 +357,8 @@ lab_scan_predict_record_prediction (bson_t *results, const lab_scan_opts_t *o, c
    BSON_APPEND_UTF8 (&m, "model_version", LAB_PREDICT_MODEL_VERSION);
    BSON_APPEND_DOUBLE (&m, "cache_fill", l->fill);
    BSON_APPEND_INT32 (&m, "parallel", in->parallel);
+   BSON_APPEND_INT32 (&m, "band_holds_workers", LAB_PREDICT_HOLD_WORKERS);
+   record_band_warning (&m, in->parallel);
    BSON_APPEND_UTF8 (&m, "interleaving", "workers round-robin, one row each");
    BSON_APPEND_DOUBLE (&m, "rows_per_leaf_page", in->rows_per_page);
    BSON_APPEND_DOUBLE (&m, "data_page_cache_bytes", in->page_cache_bytes);

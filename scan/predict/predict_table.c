@@ -13,6 +13,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* any_band -- whether a predicted point states a band (a layout's read_amplification_held). */
+static bool
+any_band (const bson_t *results)
+{
+   size_t n = lab_results_sweep_n (results), i;
+   char path[96];
+   double v;
+
+   for (i = 0; i < n; i++) {
+      snprintf (path, sizeof path, "sweep.%zu.detail.read_amplification_held", i);
+      if (lab_results_get_number (results, path, &v)) {
+         return true;
+      }
+      snprintf (path, sizeof path, "sweep.%zu.folded.read_amplification_held", i);
+      if (lab_results_get_number (results, path, &v)) {
+         return true;
+      }
+   }
+   return false;
+}
+
 /* lab_scan_predict_table_render -- see predict.h. */
 char *
 lab_scan_predict_table_render (const bson_t *results)
@@ -84,6 +105,10 @@ lab_scan_predict_table_render (const bson_t *results)
          bson_string_append_printf (s, "Warning: %s.\n",
                                     lab_results_get_string (results, "prediction.sample.warning"));
       }
+   }
+   if (lab_results_get_string (results, "prediction.model.band_warning") && any_band (results)) {
+      bson_string_append_printf (s, "Warning: %s.\n",
+                                 lab_results_get_string (results, "prediction.model.band_warning"));
    }
    if (!lab_scan_predict_speed_render (results, s) &&
        !lab_results_get_number (results, "prediction.timing.doc_s", &v)) {

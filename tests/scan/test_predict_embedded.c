@@ -142,6 +142,11 @@ check_report (const char *dir, const char *pred_path, const char *meas_path, con
       if (!band_row (part)) {
          fail_msg ("the report shows no band (\"A to B\") for a load not in order:\n%s", part);
       }
+      /* at 2 workers, not the band's measured 4: the report says so under the table */
+      if (!strstr (part, "Note: the band's held \"no keep\" episodes were measured at 4 workers and are "
+                         "scaled to 2 here, not measured: one worker's loads read over")) {
+         fail_msg ("the report does not say the band was measured at 4 workers:\n%s", part);
+      }
       /* the speedup's band in the row of a point whose folded layout states one: from its lower edge
        * (speedup_low) to the detail's held edge, or to the figure */
       {
@@ -393,6 +398,9 @@ check_shape (const char *tag, const char *shape, bool scattered, bool report)
    /* a predicted file; the only documents read are the sample fold's (a few masters' rows), the index
     * walk far below the collection's size */
    assert_true (lab_test_json_bool (pred, "predicted"));
+   /* 2 workers: the band's holds were measured at 4 (check_knee: at 4 the record says nothing) */
+   assert_int_equal (num (pred, "prediction.model.band_holds_workers"), 4);
+   assert_true (lab_test_json_has (pred, "prediction.model.band_warning"));
    assert_true (num (pred, "prediction.model.fold_sample_rows") > 0 &&
                 num (pred, "prediction.model.fold_sample_rows") <= 8000);
    assert_true (num (pred, "prediction.probe.documents_fetched") ==
@@ -558,6 +566,9 @@ check_knee (const char *dir)
 {
    bson_t *all = predict_at (dir, "all3.json", "3", ""),
           *tiny = predict_at (dir, "tiny3.json", "3", "--sample 0.02");
+
+   /* 4 workers, the band's own: no warning (check_shape: at 2 there is one) */
+   assert_false (lab_test_json_has (all, "prediction.model.band_warning"));
    double a = num (all, "sweep.0.detail.read_amplification"),
           f = num (tiny, "sweep.0.detail.read_amplification"),
           e = num (tiny, "sweep.0.detail.read_amplification_sampling_error"),
