@@ -16,6 +16,7 @@
  */
 #include "tests/testutil.h"
 
+#include "scan/predict/predict.h"
 #include "store/store.h"
 
 #include <math.h>
@@ -401,6 +402,14 @@ check_shape (const char *tag, const char *shape, bool scattered, bool report)
    /* 2 workers: the band's holds were measured at 4 (check_knee: at 4 the record says nothing) */
    assert_int_equal (num (pred, "prediction.model.band_holds_workers"), 4);
    assert_true (lab_test_json_has (pred, "prediction.model.band_warning"));
+   {
+      /* and scancmp's table says it under the points, where one states a band (every shape here does) */
+      char *text = lab_scan_predict_table_render (pred);
+      if (!strstr (text, "Warning: the band's held \"no keep\" episodes were measured at 4 workers")) {
+         fail_msg ("%s: scancmp's table does not say the band was measured at 4 workers:\n%s", tag, text);
+      }
+      bson_free (text);
+   }
    assert_true (num (pred, "prediction.model.fold_sample_rows") > 0 &&
                 num (pred, "prediction.model.fold_sample_rows") <= 8000);
    assert_true (num (pred, "prediction.probe.documents_fetched") ==
