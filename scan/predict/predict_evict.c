@@ -71,10 +71,9 @@ sample_scale (const traces_t *tr, int layout, const layouts_t *l)
 #define HOLD_WAKE_READS 35.0
 #define HOLD_TRIGGER_READS 4.0
 #define HOLD_BAND_READS 100.0 /* about 20 ms */
-#define HOLD_WORKERS                                                                                         \
-   ((double)LAB_PREDICT_HOLD_WORKERS) /* the workers these were read at: reads a                             \
-                                       * millisecond go with them */
-#define HOLD_PHASES 4                 /* timer phases averaged: the timer's phase to the reads is not known */
+/* the workers these were read at: reads a millisecond go with them */
+#define HOLD_WORKERS ((double)LAB_PREDICT_HOLD_WORKERS)
+#define HOLD_PHASES 4 /* timer phases averaged: the timer's phase to the reads is not known */
 /* At most this share of an LRU cache's misses beyond the first touches, with IN_ORDER_PAGES pages a worker:
  * the load reads its pages in order */
 #define IN_ORDER_REREAD_SHARE 0.05

@@ -15,11 +15,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* How far above the band's upper edge one worker's loads read at 1-2x the file (docs/results.md "Fewer
  * workers": three shapes, three cold runs a point), said where the workers are fewer than the holds' own. */
 #define BAND_FEWER_WORKERS "the medians of three at 0.9-4.0x, single loads up to 5.1x"
-#include <unistd.h>
 
 /* scaled_read_bytes -- the bytes a cache of `cache` reads in the load of `layout` (0 detail, 1 folded),
  * estimated from a sample at `rate`; *misses (may be NULL) its page misses. Every access of a sampled

@@ -206,9 +206,9 @@ test_candidates_recorded (void **state)
    /* and a zstd page's footprint in the cache a snappy one's, within 25%: the zstd fold's comes from its
     * own pages (its sample pack's), the folded layout's from the detail's mean page (predict.c model_input).
     * The detail's tree is not the same from run to run: billgen's parallel batches and the engine's
-    * eviction leave 125-149 leaf pages for these rows (prediction.model.leaf_pages),
-    * and the folded footprint follows their mean, 122,127 to 103,316 bytes where the zstd one stays at
-    * 123.5k (a 10% band failed once, at 149 pages). Taking the folded footprint from the sample fold's pages
+    * eviction leave 125-149 leaf pages for these rows (prediction.model.leaf_pages), and the folded
+    * footprint follows their mean, 122,127 to 103,316 bytes where the zstd one stays at 123.5k (a 10% band
+    * failed once, at 149 pages). Taking the folded footprint from the sample fold's pages
     * instead would not move with them, but it predicted zipf's folded load at ratio 0.2 1.39 where the
     * engine read 0.96-1.27 (test_predict_embedded), and the mean page 1.06: not taken. The pages themselves
     * are held within 10% of the measured by check_sizes. */
