@@ -209,11 +209,17 @@ shape_args() {
   esac
 }
 
-# jq definitions two tables share: knee(s), the cache where a sweep's detail read amplification falls
-# through 2, log-log interpolated between the two points around it (the same rule on both curves)
-jq_knee='
-    def knee(s): [range(0; (s | length) - 1) as $i | s[$i] as $a | s[$i + 1] as $b
-                  | select(($a.detail.read_amplification // 0) > 2 and ($b.detail.read_amplification // 99) <= 2)
+# jq definitions the tables share: rb(p; l), a point's median bytes read of layout l; sp(p), its speedup
+# (the load times' ratio); through2(s), the indices i where a sweep's detail read amplification falls
+# through 2 between points i and i + 1; knee(s), the cache of the first such fall, log-log interpolated
+# between the two points around it (the same rule on both curves)
+jq_shared='
+    def rb(p; l): p.summary[l].block_read_bytes.median // null;
+    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
+               | if $d and $f and $f > 0 then $d / $f else null end;
+    def through2(s): s as $s | [range(0; ($s | length) - 1)
+                      | select(($s[.].detail.read_amplification // 0) > 2 and ($s[. + 1].detail.read_amplification // 99) <= 2)];
+    def knee(s): [through2(s)[] as $i | s[$i] as $a | s[$i + 1] as $b
                   | ((($a.detail.read_amplification | log) - (2 | log)) /
                      (($a.detail.read_amplification | log) - ($b.detail.read_amplification | log))) as $t
                   | (($a.cache_size_bytes | log) + $t * (($b.cache_size_bytes | log) - ($a.cache_size_bytes | log))) | exp]
@@ -223,11 +229,8 @@ jq_knee='
 table() {
   printf '%9s %5s  %36s  %36s  %16s\n' cache ratio "detail: MiB read (read amp)" "folded: MiB read (read amp)" "speedup"
   printf '%9s %5s  %11s %11s %6s %5s  %11s %11s %6s %5s  %5s %5s %4s\n' MiB "" pred meas err "" pred meas err "" pred meas x
-  jq -r --slurpfile m "$2" '
-    def rb(p; l): p.summary[l].block_read_bytes.median // null;
+  jq -r --slurpfile m "$2" "$jq_shared"'
     def amp(p; l): p[l].read_amplification;
-    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
-               | if $d and $f and $f > 0 then $d / $f else null end;
     def pct(a; b): if a and b and b > 0 then ((a - b) / b * 100 | round | tostring) + "%" else "n/a" end;
     def fac(a; b): if a and b and b > 0 then (a / b * 100 | round / 100 | tostring) else "n/a" end;
     def f(x): if x then (x * 100 | round / 100 | tostring) else "n/a" end;
@@ -245,9 +248,7 @@ table() {
     done
   # the knee: the cache where the detail's read amplification falls through 2, log-log interpolated
   # between the two points around it (the same points on both curves); the speedup at the reference point
-  jq -r --slurpfile m "$2" "$jq_knee"'
-    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
-               | if $d and $f and $f > 0 then $d / $f else null end;
+  jq -r --slurpfile m "$2" "$jq_shared"'
     def mib(x): (x / 1048576 * 10 | round / 10 | tostring);
     (knee(.sweep)) as $kp | (knee($m[0].sweep)) as $km
     | (if $kp and $km then "knee (detail read amp through 2): predicted \(mib($kp)) MiB, measured \(mib($km)) MiB, error \((($kp - $km) / $km * 100) | round)%"
@@ -383,16 +384,11 @@ cands_table() {
 # through 2); the knee's cache within 15%. One figure against the runs' median: the bands and the runs'
 # spread are in the tables above.
 targets_table() {
-  jq -r --slurpfile m "$2" --slurpfile e "$4" --arg shape "$3" "$jq_knee"'
-    def rb(p; l): p.summary[l].block_read_bytes.median // null;
-    def sp(p): (p.summary.detail.elapsed_s.median // null) as $d | (p.summary.folded.elapsed_s.median // null) as $f
-               | if $d and $f and $f > 0 then $d / $f else null end;
+  jq -r --slurpfile m "$2" --slurpfile e "$4" --arg shape "$3" "$jq_shared"'
     def within(a; b; t): a != null and b != null and b > 0 and ((a - b) / b | fabs) <= t;
     def at(c): [$e[0].sweep[] | select(.cache_size_bytes == c)] | first;
     .sweep as $ps | $m[0].sweep as $qs
-    | [range(0; ($qs | length) - 1) as $i | select(($qs[$i].detail.read_amplification // 0) > 2
-                                                   and ($qs[$i + 1].detail.read_amplification // 99) <= 2)
-       | $qs[$i].cache_size_bytes, $qs[$i + 1].cache_size_bytes] as $kneepts
+    | [through2($qs)[] as $i | $qs[$i].cache_size_bytes, $qs[$i + 1].cache_size_bytes] as $kneepts
     | [$qs[] as $q | ([$ps[] | select(.cache_size_bytes == $q.cache_size_bytes)] | first) as $p | select($p != null)
        | $q.cache_size_bytes as $c
        | [rb(at(($c * 85 / 100) | floor); "detail"), rb($p; "detail"), rb(at(($c * 115 + 99) / 100 | floor); "detail")]
