@@ -17,18 +17,17 @@
 static bool
 any_band (const bson_t *results)
 {
-   size_t n = lab_results_sweep_n (results), i;
+   static const char *const layouts[] = { "detail", "folded" };
+   size_t n = lab_results_sweep_n (results), i, k;
    char path[96];
    double v;
 
    for (i = 0; i < n; i++) {
-      snprintf (path, sizeof path, "sweep.%zu.detail.read_amplification_held", i);
-      if (lab_results_get_number (results, path, &v)) {
-         return true;
-      }
-      snprintf (path, sizeof path, "sweep.%zu.folded.read_amplification_held", i);
-      if (lab_results_get_number (results, path, &v)) {
-         return true;
+      for (k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
+         snprintf (path, sizeof path, "sweep.%zu.%s.read_amplification_held", i, layouts[k]);
+         if (lab_results_get_number (results, path, &v)) {
+            return true;
+         }
       }
    }
    return false;
